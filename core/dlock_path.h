@@ -1,0 +1,38 @@
+/* dlock_path.h: validation of lock paths and connect strings, and the lock
+ * node naming scheme shared with Apache Curator (`_c_<guid>-lock-<seq>`). */
+#ifndef DLOCK_PATH_H
+#define DLOCK_PATH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "dlock_err.h"
+
+#define DLOCK_PATH_MAX    1024    /* longest lock path accepted, in bytes */
+#define DLOCK_HOSTS_MAX   4096    /* longest connect string accepted */
+#define DLOCK_GUID_LEN    36      /* 8-4-4-4-12 hex digits and dashes */
+#define DLOCK_LOCK_MARKER "lock-" /* Curator InterProcessMutex's lock name */
+
+/* Checks that path[0..len) names a znode a lock may live at: absolute, no
+ * empty, "." or ".." segment, no trailing slash, valid UTF-8 without the
+ * characters ZooKeeper rejects, not the root, not under /zookeeper, and at most
+ * DLOCK_PATH_MAX bytes. Returns DLOCK_OK or DLOCK_EINVAL with err->msg set. */
+int dlock_path_validate(const char *path, size_t len, dlock_err *err);
+
+/* Checks a connect string "host:port[,host:port...][/chroot]". Returns DLOCK_OK
+ * or DLOCK_EINVAL with err->msg set. */
+int dlock_hosts_validate(const char *hosts, size_t len, dlock_err *err);
+
+/* Writes a fresh random (version 4) GUID and a NUL into out[DLOCK_GUID_LEN+1].
+ * Returns DLOCK_OK or DLOCK_ENOMEM when no randomness is available. */
+int dlock_guid(char out[DLOCK_GUID_LEN + 1], dlock_err *err);
+
+/* Parses the sequence number after the last `marker` in a child's name.
+ * Returns 1 and stores it in *seq, or 0 when name is not a lock node. */
+int dlock_name_seq(const char *name, const char *marker, int32_t *seq);
+
+/* Orders two sequence numbers the way the server issued them, wrap included
+ * (serial-number arithmetic on the signed 32-bit counter): <0, 0, >0. */
+int dlock_seq_cmp(int32_t a, int32_t b);
+
+#endif
