@@ -6,6 +6,7 @@
 #include "dlock_mutex.h"
 #include "dlock_path.h"
 #include "dlock_pool.h"
+#include "dlock_queue.h"
 #include "dlock_session.h"
 
 #define DLOCK_CORE_VERSION "0.1.0"

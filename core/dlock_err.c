@@ -4,7 +4,9 @@
 #include <stdarg.h>
 #include <stdio.h>
 
+#ifndef THREADED
 #define THREADED
+#endif
 #include <zookeeper/zookeeper.h>
 
 void dlock_err_clear(dlock_err *err)

@@ -7,7 +7,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#ifndef THREADED
 #define THREADED
+#endif
 #include <zookeeper/zookeeper.h>
 
 #include "dlock_err.h"

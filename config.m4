@@ -1,0 +1,41 @@
+dnl config.m4 for the dlock extension: distributed locks on Apache ZooKeeper.
+
+PHP_ARG_ENABLE([dlock],
+  [whether to enable dlock support],
+  [AS_HELP_STRING([--enable-dlock], [Enable dlock (distributed locks on ZooKeeper)])],
+  [no])
+
+PHP_ARG_WITH([zookeeper-dir],
+  [for the ZooKeeper C client (libzookeeper_mt)],
+  [AS_HELP_STRING([[--with-zookeeper-dir[=DIR]]], [dlock: prefix of libzookeeper_mt (default: /usr/local, /usr)])],
+  [yes], [no])
+
+if test "$PHP_DLOCK" != "no"; then
+  AC_MSG_CHECKING([for zookeeper/zookeeper.h])
+  ZK_DIR=""
+  for i in $PHP_ZOOKEEPER_DIR /usr/local /usr; do
+    if test -r "$i/include/zookeeper/zookeeper.h"; then
+      ZK_DIR=$i
+      break
+    fi
+  done
+  if test -z "$ZK_DIR"; then
+    AC_MSG_RESULT([not found])
+    AC_MSG_ERROR([zookeeper/zookeeper.h not found: install libzookeeper-mt-dev or pass --with-zookeeper-dir])
+  fi
+  AC_MSG_RESULT([found in $ZK_DIR])
+
+  PHP_ADD_INCLUDE([$ZK_DIR/include])
+  PHP_CHECK_LIBRARY([zookeeper_mt], [zoo_create2],
+    [PHP_ADD_LIBRARY_WITH_PATH([zookeeper_mt], [$ZK_DIR/$PHP_LIBDIR], [DLOCK_SHARED_LIBADD])],
+    [AC_MSG_ERROR([libzookeeper_mt with zoo_create2 (ZooKeeper >= 3.5) not found])],
+    [-L$ZK_DIR/$PHP_LIBDIR -lpthread])
+  PHP_ADD_LIBRARY([pthread], [1], [DLOCK_SHARED_LIBADD])
+  PHP_SUBST([DLOCK_SHARED_LIBADD])
+
+  AC_DEFINE([HAVE_DLOCK], [1], [Whether dlock is enabled])
+  PHP_NEW_EXTENSION([dlock],
+    [dlock.c core/dlock_err.c core/dlock_path.c core/dlock_session.c core/dlock_pool.c core/dlock_mutex.c core/dlock_queue.c],
+    [$ext_shared], [], [-DTHREADED -DZEND_ENABLE_STATIC_TSRMLS_CACHE=1])
+  PHP_ADD_BUILD_DIR([$ext_builddir/core])
+fi

@@ -1,0 +1,31 @@
+/* dlock_queue.h: read-only view of a lock's queue (who holds, who waits), for
+ * operators and tests. */
+#ifndef DLOCK_QUEUE_H
+#define DLOCK_QUEUE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "dlock_err.h"
+#include "dlock_session.h"
+
+/* One contender, in queue order. */
+typedef struct dlock_participant {
+	char *name;     /* child node name (owned by the array) */
+	char *data;     /* node data, NUL-terminated (owned by the array) */
+	size_t data_len; /* bytes of data */
+	int64_t token;  /* creation zxid: the fencing token of that hold */
+	int64_t owner;  /* ephemeral owner session id */
+	int holder;     /* non-zero for the first entry: the current holder */
+} dlock_participant;
+
+/* Lists the lock nodes under `path` in queue order into a new array *out of
+ * *count entries, freed with dlock_queue_free. A missing path is an empty
+ * queue. Nodes that vanish while being read are skipped. Returns DLOCK_OK or
+ * the failing call's code. */
+int dlock_queue_list(dlock_session *s, const char *path, dlock_participant **out, size_t *count,
+                     dlock_err *err);
+
+void dlock_queue_free(dlock_participant *p, size_t count);
+
+#endif

@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# Runs every test: sets up and builds (scripts/setup.sh), starts a throwaway
+# ZooKeeper, runs the C core tests and the phpt suite, stops the server, and
+# ends with one line "N passed, N failed". A skipped test counts as failed: the
+# script starts its own server, so nothing has a reason to skip.
+#   scripts/test.sh [run-tests.php args or test paths]   (default: tests/)
+#   DLOCK_TEST_PORT=21810   where to start the server
+set -uo pipefail
+cd "$(dirname "$0")/.."
+export DLOCK_EXTRA_PACKAGES="${DLOCK_EXTRA_PACKAGES:-} php-fpm libfcgi-bin default-jdk-headless libcurator-recipes-java python3-kazoo"
+scripts/setup.sh || { echo "0 passed, 1 failed"; exit 1; }
+
+port=${DLOCK_TEST_PORT:-21810}
+hosts=$(scripts/zk.sh start "$port") || { echo "test: ZooKeeper did not start"; echo "0 passed, 1 failed"; exit 1; }
+trap 'scripts/zk.sh stop "$port"' EXIT
+export DLOCK_TEST_HOSTS=$hosts
+export DLOCK_ZK_SCRIPT=$PWD/scripts/zk.sh
+echo "test: ZooKeeper at $hosts"
+
+passed=0 failed=0
+
+echo "== core tests (C, no PHP)"
+gcc -std=gnu11 -Wall -Wextra -Werror -g -o core/tests/test_core core/tests/test_core.c core/dlock_*.c \
+	-lzookeeper_mt -lpthread
+core_out=$(core/tests/test_core 2>&1)
+echo "$core_out" | grep -v '^ok' | tail -20
+line=$(echo "$core_out" | tail -1)
+if [[ $line =~ ^([0-9]+)\ passed,\ ([0-9]+)\ failed$ ]]; then
+	passed=$((passed + BASH_REMATCH[1]))
+	failed=$((failed + BASH_REMATCH[2]))
+else
+	failed=$((failed + 1))
+fi
+
+echo "== phpt tests"
+args=("$@")
+((${#args[@]})) || args=(tests/)
+log=$(mktemp)
+NO_INTERACTION=1 NO_COLOR=1 TEST_PHP_EXECUTABLE=$(command -v php) \
+	php -n run-tests.php -n -d "extension=$PWD/modules/dlock.so" -P -q --show-diff -j2 \
+	"${args[@]}" 2>&1 | tee "$log" | grep -E '^(FAIL|SKIP|BORK|LEAK|PASS)|^[0-9]+\+|^[0-9]+-|Tests (passed|failed|skipped)' | grep -v '^PASS' | head -400
+count() { sed -n "s/^Tests $1 *: *\([0-9]*\).*/\1/p" "$log" | head -1; }
+tp=$(count passed) tf=$(count failed) ts=$(count skipped)
+tb=$(grep -c '^BORK' "$log" || true) tl=$(grep -c '^LEAK' "$log" || true)
+if [[ -z "$tp" ]]; then
+	tail -30 "$log"
+	failed=$((failed + 1))
+else
+	passed=$((passed + tp))
+	failed=$((failed + ${tf:-0} + ${ts:-0} + tb + tl))
+fi
+rm -f "$log"
+echo "$passed passed, $failed failed"
+((failed == 0))
