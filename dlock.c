@@ -19,9 +19,9 @@
 #include "core/dlock_core.h"
 #include "dlock_arginfo.h"
 
-#define DLOCK_DATA_MAX 1000000          /* bytes; the server caps a request at ~1 MiB */
-#define DLOCK_TIMEOUT_MAX 31536000.0    /* one year, in seconds */
-#define DLOCK_SESSION_TIMEOUT_MIN 100   /* ms */
+#define DLOCK_DATA_MAX            1000000    /* bytes; the server caps a request at ~1 MiB */
+#define DLOCK_TIMEOUT_MAX         31536000.0 /* one year, in seconds */
+#define DLOCK_SESSION_TIMEOUT_MIN 100        /* ms */
 #define DLOCK_SESSION_TIMEOUT_MAX 3600000
 #define DLOCK_CONNECT_TIMEOUT_MAX 3600.0
 
@@ -43,8 +43,8 @@ typedef struct php_dlock_settings {
 
 /* A DistributedLock object. */
 typedef struct php_dlock_obj {
-	dlock_mutex *mutex;      /* the core lock; NULL until constructed */
-	php_dlock_settings set;  /* owned strings */
+	dlock_mutex *mutex;     /* the core lock; NULL until constructed */
+	php_dlock_settings set; /* owned strings */
 	zend_object std;
 } php_dlock_obj;
 
@@ -226,7 +226,8 @@ static bool php_dlock_parse_options(php_dlock_settings *o, HashTable *opts)
 	zval *val;
 	dlock_err err;
 
-	ZEND_HASH_FOREACH_STR_KEY_VAL(opts, key, val) {
+	ZEND_HASH_FOREACH_STR_KEY_VAL(opts, key, val)
+	{
 		ZVAL_DEREF(val);
 		if (!key) {
 			zend_argument_value_error(2, "must be an array with string keys (option names)");
@@ -287,8 +288,9 @@ static bool php_dlock_parse_options(php_dlock_settings *o, HashTable *opts)
 			}
 			o->data = zend_string_copy(Z_STR_P(val));
 		} else {
-			zend_argument_value_error(2, "contains unknown option \"%s\" (known: hosts, "
-			                             "session_timeout, connect_timeout, data)",
+			zend_argument_value_error(2,
+			                          "contains unknown option \"%s\" (known: hosts, "
+			                          "session_timeout, connect_timeout, data)",
 			                          ZSTR_LEN(key) > 64 ? "..." : ZSTR_VAL(key));
 			return false;
 		}
@@ -378,8 +380,7 @@ static void php_dlock_do_acquire(php_dlock_obj *o, int64_t timeout_ms, zval *ret
 		gethostname(host, sizeof(host) - 1);
 		data = zend_strpprintf(0, "%s:%ld", host, (long)getpid());
 	}
-	rc = dlock_mutex_acquire(o->mutex, s, ZSTR_VAL(data), ZSTR_LEN(data), timeout_ms, &intr,
-	                         &err);
+	rc = dlock_mutex_acquire(o->mutex, s, ZSTR_VAL(data), ZSTR_LEN(data), timeout_ms, &intr, &err);
 	zend_string_release(data);
 	dlock_session_unref(s);
 	if (rc == DLOCK_OK) {
@@ -424,9 +425,9 @@ PHP_METHOD(DistributedLock, __construct)
 	dlock_err err;
 
 	ZEND_PARSE_PARAMETERS_START(1, 2)
-		Z_PARAM_STR(path)
-		Z_PARAM_OPTIONAL
-		Z_PARAM_ARRAY_HT(opts)
+	Z_PARAM_STR(path)
+	Z_PARAM_OPTIONAL
+	Z_PARAM_ARRAY_HT(opts)
 	ZEND_PARSE_PARAMETERS_END();
 
 	if (o->mutex) {
@@ -454,8 +455,8 @@ PHP_METHOD(DistributedLock, acquire)
 	bool timeout_null = true;
 
 	ZEND_PARSE_PARAMETERS_START(0, 1)
-		Z_PARAM_OPTIONAL
-		Z_PARAM_DOUBLE_OR_NULL(timeout, timeout_null)
+	Z_PARAM_OPTIONAL
+	Z_PARAM_DOUBLE_OR_NULL(timeout, timeout_null)
 	ZEND_PARSE_PARAMETERS_END();
 
 	if (!(o = php_dlock_this(ZEND_THIS))) {
@@ -562,9 +563,9 @@ PHP_METHOD(DistributedLock, participants)
 	int rc;
 
 	ZEND_PARSE_PARAMETERS_START(1, 2)
-		Z_PARAM_STR(path)
-		Z_PARAM_OPTIONAL
-		Z_PARAM_ARRAY_HT(opts)
+	Z_PARAM_STR(path)
+	Z_PARAM_OPTIONAL
+	Z_PARAM_ARRAY_HT(opts)
 	ZEND_PARSE_PARAMETERS_END();
 
 	if (dlock_path_validate(ZSTR_VAL(path), ZSTR_LEN(path), &err) != DLOCK_OK) {
@@ -625,7 +626,7 @@ static PHP_MINIT_FUNCTION(dlock)
 	dlock_ce_lock->create_object = php_dlock_create;
 	dlock_ce_exception = register_class_DistributedLockException(spl_ce_RuntimeException);
 	dlock_ce_connection_exception =
-		register_class_DistributedLockConnectionException(dlock_ce_exception);
+	    register_class_DistributedLockConnectionException(dlock_ce_exception);
 	dlock_ce_lost_exception = register_class_DistributedLockLostException(dlock_ce_exception);
 
 	memcpy(&dlock_lock_handlers, zend_get_std_object_handlers(), sizeof(zend_object_handlers));
@@ -658,7 +659,8 @@ static PHP_RSHUTDOWN_FUNCTION(dlock)
 {
 	zval *zv;
 
-	ZEND_HASH_FOREACH_VAL(&DLOCK_G(held), zv) {
+	ZEND_HASH_FOREACH_VAL(&DLOCK_G(held), zv)
+	{
 		php_dlock_obj *o = Z_PTR_P(zv);
 
 		dlock_mutex_release_all(o->mutex, NULL);
@@ -683,21 +685,20 @@ static PHP_MINFO_FUNCTION(dlock)
 	DISPLAY_INI_ENTRIES();
 }
 
-zend_module_entry dlock_module_entry = {
-	STANDARD_MODULE_HEADER,
-	"dlock",
-	NULL,
-	PHP_MINIT(dlock),
-	PHP_MSHUTDOWN(dlock),
-	PHP_RINIT(dlock),
-	PHP_RSHUTDOWN(dlock),
-	PHP_MINFO(dlock),
-	PHP_DLOCK_VERSION,
-	PHP_MODULE_GLOBALS(dlock),
-	PHP_GINIT(dlock),
-	NULL,
-	NULL,
-	STANDARD_MODULE_PROPERTIES_EX};
+zend_module_entry dlock_module_entry = {STANDARD_MODULE_HEADER,
+                                        "dlock",
+                                        NULL,
+                                        PHP_MINIT(dlock),
+                                        PHP_MSHUTDOWN(dlock),
+                                        PHP_RINIT(dlock),
+                                        PHP_RSHUTDOWN(dlock),
+                                        PHP_MINFO(dlock),
+                                        PHP_DLOCK_VERSION,
+                                        PHP_MODULE_GLOBALS(dlock),
+                                        PHP_GINIT(dlock),
+                                        NULL,
+                                        NULL,
+                                        STANDARD_MODULE_PROPERTIES_EX};
 
 #ifdef COMPILE_DL_DLOCK
 #ifdef ZTS

@@ -8,12 +8,12 @@ extern zend_module_entry dlock_module_entry;
 #define PHP_DLOCK_VERSION "0.1.0"
 
 ZEND_BEGIN_MODULE_GLOBALS(dlock)
-	char *hosts;            /* dlock.hosts: default connect string */
-	zend_long session_timeout; /* dlock.session_timeout: ms */
-	double connect_timeout; /* dlock.connect_timeout: seconds */
-	double max_wait;        /* dlock.max_wait: cap of an unbounded acquire(), s; <0: max_execution_time */
-	char *log_file;         /* dlock.log_file: ZooKeeper client log, empty: off */
-	HashTable held;         /* this request's held locks: object handle => php_dlock_obj* */
+char *hosts;               /* dlock.hosts: default connect string */
+zend_long session_timeout; /* dlock.session_timeout: ms */
+double connect_timeout;    /* dlock.connect_timeout: seconds */
+double max_wait; /* dlock.max_wait: cap of an unbounded acquire(), s; <0: max_execution_time */
+char *log_file;  /* dlock.log_file: ZooKeeper client log, empty: off */
+HashTable held;  /* this request's held locks: object handle => php_dlock_obj* */
 ZEND_END_MODULE_GLOBALS(dlock)
 
 ZEND_EXTERN_MODULE_GLOBALS(dlock)

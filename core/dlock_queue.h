@@ -11,12 +11,12 @@
 
 /* One contender, in queue order. */
 typedef struct dlock_participant {
-	char *name;     /* child node name (owned by the array) */
-	char *data;     /* node data, NUL-terminated (owned by the array) */
+	char *name;      /* child node name (owned by the array) */
+	char *data;      /* node data, NUL-terminated (owned by the array) */
 	size_t data_len; /* bytes of data */
-	int64_t token;  /* creation zxid: the fencing token of that hold */
-	int64_t owner;  /* ephemeral owner session id */
-	int holder;     /* non-zero for the first entry: the current holder */
+	int64_t token;   /* creation zxid: the fencing token of that hold */
+	int64_t owner;   /* ephemeral owner session id */
+	int holder;      /* non-zero for the first entry: the current holder */
 } dlock_participant;
 
 /* Lists the lock nodes under `path` in queue order into a new array *out of

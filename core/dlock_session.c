@@ -217,10 +217,12 @@ int dlock_session_open(const dlock_session_cfg *cfg, const dlock_interrupt *intr
 	s->zh = zookeeper_init(s->hosts, session_watcher, cfg->session_timeout_ms, NULL, s, 0);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (!s->zh) {
-		rc = dlock_err_set(err, errno == EINVAL ? DLOCK_ECONNECT : DLOCK_ENOMEM, 0,
-		                   "cannot create a ZooKeeper client for \"%.128s\": %s", s->hosts,
-		                   errno == EINVAL ? "no server address could be resolved"
-		                                   : strerror(errno));
+		int e = errno;
+
+		/* the client resolves every host here: unresolvable ones fail now */
+		rc = dlock_err_set(err, e == ENOMEM ? DLOCK_ENOMEM : DLOCK_ECONNECT, 0,
+		                   "cannot connect to ZooKeeper at \"%.128s\": %s", s->hosts,
+		                   e == ENOMEM ? "out of memory" : "no server address could be resolved");
 		goto fail;
 	}
 	rc = dlock_session_wait_connected(s, dlock_now_ms() + cfg->connect_timeout_ms, intr);
