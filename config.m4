@@ -3,7 +3,7 @@ dnl config.m4 for the dlock extension: distributed locks on Apache ZooKeeper.
 PHP_ARG_ENABLE([dlock],
   [whether to enable dlock support],
   [AS_HELP_STRING([--enable-dlock], [Enable dlock (distributed locks on ZooKeeper)])],
-  [no])
+  [yes])
 
 PHP_ARG_WITH([zookeeper-dir],
   [for the ZooKeeper C client (libzookeeper_mt)],

@@ -7,7 +7,7 @@
 #   DLOCK_TEST_PORT=21810   where to start the server
 set -uo pipefail
 cd "$(dirname "$0")/.."
-export DLOCK_EXTRA_PACKAGES="${DLOCK_EXTRA_PACKAGES:-} php-fpm libfcgi-bin default-jdk-headless libcurator-recipes-java python3-kazoo"
+export DLOCK_EXTRA_PACKAGES="${DLOCK_EXTRA_PACKAGES:-} php-fpm libfcgi-bin default-jdk-headless libcurator-recipes-java python3-kazoo php-pear"
 scripts/setup.sh || { echo "0 passed, 1 failed"; exit 1; }
 
 port=${DLOCK_TEST_PORT:-21810}
@@ -32,7 +32,12 @@ else
 	failed=$((failed + 1))
 fi
 
+echo "== package (package.xml, pecl package, pecl install)"
+if scripts/check_pecl.sh; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
+
 echo "== phpt tests"
+[[ -f run-tests.php ]] || cp "$(php-config --prefix)"/lib/php/build/run-tests.php . 2>/dev/null ||
+	cp /usr/lib/php/*/build/run-tests.php .
 args=("$@")
 ((${#args[@]})) || args=(tests/)
 log=$(mktemp)

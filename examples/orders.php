@@ -1,0 +1,58 @@
+<?php
+/*
+ * The classic order-number generator. N worker processes each take K order
+ * numbers from a shared counter (read, +1, write). Run once without a lock and
+ * once with DistributedLock: without it workers read the same value and issue
+ * duplicate order numbers; with it every number is unique.
+ *
+ *   php -d extension=modules/dlock.so examples/orders.php [workers] [orders-each]
+ *   (DLOCK_HOSTS selects the ZooKeeper server, default 127.0.0.1:2181)
+ */
+if (($argv[1] ?? '') === '--worker') {
+    [, , $mode, $counter, $count] = $argv;
+    $lock = new DistributedLock('/demo/orders', ['hosts' => getenv('DLOCK_HOSTS') ?: '127.0.0.1:2181']);
+    for ($i = 0; $i < (int) $count; $i++) {
+        if ($mode === 'locked') {
+            $lock->acquire();
+        }
+        $next = (int) file_get_contents($counter) + 1;   // read
+        usleep(200);                                    // some work between read and write
+        file_put_contents($counter, (string) $next);     // write
+        if ($mode === 'locked') {
+            $lock->release();
+        }
+        echo "ORD-", str_pad((string) $next, 6, '0', STR_PAD_LEFT), "\n";
+    }
+    exit(0);
+}
+
+$workers = (int) ($argv[1] ?? 8);
+$each = (int) ($argv[2] ?? 25);
+foreach (['unlocked', 'locked'] as $mode) {
+    $counter = tempnam(sys_get_temp_dir(), 'orders');
+    file_put_contents($counter, '0');
+    $t = microtime(true);
+    $procs = [];
+    for ($w = 0; $w < $workers; $w++) {
+        $cmd = [PHP_BINARY, '-n', '-d', 'extension=' . (getenv('DLOCK_SO') ?: 'dlock'), __FILE__, '--worker', $mode, $counter, (string) $each];
+        $procs[] = proc_open($cmd, [1 => ['pipe', 'w']], $pipes);
+        $outs[] = $pipes[1];
+    }
+    $numbers = [];
+    foreach ($outs as $o) {
+        foreach (explode("\n", trim(stream_get_contents($o))) as $n) {
+            if ($n !== '') {
+                $numbers[] = $n;
+            }
+        }
+    }
+    foreach ($procs as $p) {
+        proc_close($p);
+    }
+    $outs = [];
+    $dupes = count($numbers) - count(array_unique($numbers));
+    printf("%-9s %d workers x %d orders: %d numbers issued, %d unique, %d duplicates, counter ends at %d (%.2f s)\n",
+        $mode, $workers, $each, count($numbers), count(array_unique($numbers)), $dupes,
+        (int) file_get_contents($counter), microtime(true) - $t);
+    unlink($counter);
+}
