@@ -1,12 +1,12 @@
-/* dlock.c: Zend glue of the dlock extension: the DistributedLock class and its
- * exceptions, option and INI parsing, the request lifecycle (release at request
- * end) and phpinfo(). The lock logic lives in core/. */
+/* dlock.c: the module: INI, request lifecycle (release at request end),
+ * phpinfo(), class registration, and the helpers every class shares: options,
+ * the exception mapping, and the wait interrupt hook. The lock logic lives in
+ * core/; the classes' methods in dlock_lock_class.c and dlock_multi_class.c. */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
 
 #include <math.h>
-#include <unistd.h>
 
 #include "php.h"
 #include "php_ini.h"
@@ -16,47 +16,27 @@
 #include "ext/spl/spl_exceptions.h"
 
 #include "php_dlock.h"
-#include "core/dlock_core.h"
+#include "php_dlock_int.h"
 #include "dlock_arginfo.h"
 
-#define DLOCK_DATA_MAX            1000000    /* bytes; the server caps a request at ~1 MiB */
-#define DLOCK_TIMEOUT_MAX         31536000.0 /* one year, in seconds */
-#define DLOCK_SESSION_TIMEOUT_MIN 100        /* ms */
+#define DLOCK_DATA_MAX            1000000 /* bytes; the server caps a request at ~1 MiB */
+#define DLOCK_SESSION_TIMEOUT_MIN 100     /* ms */
 #define DLOCK_SESSION_TIMEOUT_MAX 3600000
 #define DLOCK_CONNECT_TIMEOUT_MAX 3600.0
+#define DLOCK_AUTH_MAX            1024
 
 ZEND_DECLARE_MODULE_GLOBALS(dlock)
 
-static zend_class_entry *dlock_ce_lock;
-static zend_class_entry *dlock_ce_exception;
-static zend_class_entry *dlock_ce_connection_exception;
-static zend_class_entry *dlock_ce_lost_exception;
-static zend_object_handlers dlock_lock_handlers;
+zend_class_entry *dlock_ce_interface;
+zend_class_entry *dlock_ce_lock;
+zend_class_entry *dlock_ce_rw;
+zend_class_entry *dlock_ce_semaphore;
+zend_class_entry *dlock_ce_multi;
+zend_class_entry *dlock_ce_exception;
+zend_class_entry *dlock_ce_connection_exception;
+zend_class_entry *dlock_ce_lost_exception;
 
-/* Connection settings and node data, from the options array and INI. */
-typedef struct php_dlock_settings {
-	zend_string *hosts;        /* connect string */
-	zend_long session_timeout; /* ms */
-	double connect_timeout;    /* s */
-	zend_string *data;         /* node data; NULL: "hostname:pid" at acquire time */
-} php_dlock_settings;
-
-/* A DistributedLock object. */
-typedef struct php_dlock_obj {
-	dlock_mutex *mutex;     /* the core lock; NULL until constructed */
-	php_dlock_settings set; /* owned strings */
-	zend_object std;
-} php_dlock_obj;
-
-static inline php_dlock_obj *php_dlock_from_obj(zend_object *obj)
-{
-	return (php_dlock_obj *)((char *)obj - XtOffsetOf(php_dlock_obj, std));
-}
-
-#define Z_DLOCK_P(zv) php_dlock_from_obj(Z_OBJ_P(zv))
-
-/* The one place where core status codes become exceptions. */
-static void php_dlock_throw(int status, const dlock_err *err, const char *path)
+void php_dlock_throw(int status, const dlock_err *err, const char *path)
 {
 	zend_class_entry *ce = dlock_ce_exception;
 	const char *detail = err && err->msg[0] ? err->msg : dlock_status_name(status);
@@ -65,9 +45,6 @@ static void php_dlock_throw(int status, const dlock_err *err, const char *path)
 	case DLOCK_EINVAL:
 		zend_value_error("%s", detail);
 		return;
-	case DLOCK_ENOMEM:
-		ce = dlock_ce_exception;
-		break;
 	case DLOCK_ECONNECT:
 	case DLOCK_ECONNLOSS:
 	case DLOCK_ESESSION:
@@ -138,19 +115,28 @@ STD_PHP_INI_ENTRY("dlock.log_file", "", PHP_INI_SYSTEM, OnUpdateString, log_file
                   zend_dlock_globals, dlock_globals)
 PHP_INI_END()
 
-static void php_dlock_settings_init(php_dlock_settings *set)
+/* ---- options ------------------------------------------------------------ */
+
+void php_dlock_settings_init(php_dlock_settings *set)
 {
 	set->hosts = zend_string_init(DLOCK_G(hosts), strlen(DLOCK_G(hosts)), 0);
 	set->session_timeout = DLOCK_G(session_timeout);
 	set->connect_timeout = DLOCK_G(connect_timeout);
+	set->auth = NULL;
 	set->data = NULL;
+	set->reentrant = true;
 }
 
-static void php_dlock_settings_dtor(php_dlock_settings *set)
+void php_dlock_settings_dtor(php_dlock_settings *set)
 {
 	if (set->hosts) {
 		zend_string_release(set->hosts);
 		set->hosts = NULL;
+	}
+	if (set->auth) {
+		ZEND_SECURE_ZERO(ZSTR_VAL(set->auth), ZSTR_LEN(set->auth));
+		zend_string_release(set->auth);
+		set->auth = NULL;
 	}
 	if (set->data) {
 		zend_string_release(set->data);
@@ -158,69 +144,31 @@ static void php_dlock_settings_dtor(php_dlock_settings *set)
 	}
 }
 
-static void php_dlock_session_cfg(const php_dlock_settings *set, dlock_session_cfg *cfg)
+void php_dlock_session_cfg(const php_dlock_settings *set, dlock_session_cfg *cfg)
 {
 	cfg->hosts = ZSTR_VAL(set->hosts);
 	cfg->session_timeout_ms = (int)set->session_timeout;
 	cfg->connect_timeout_ms = (int64_t)(set->connect_timeout * 1000.0);
+	cfg->auth = set->auth ? ZSTR_VAL(set->auth) : NULL;
 }
 
-/* ---- object handlers ---------------------------------------------------- */
-
-static zend_object *php_dlock_create(zend_class_entry *ce)
+static bool php_dlock_option_type_error(uint32_t arg_num, const char *name, const char *type,
+                                        zval *val)
 {
-	php_dlock_obj *o = zend_object_alloc(sizeof(php_dlock_obj), ce);
-
-	zend_object_std_init(&o->std, ce);
-	object_properties_init(&o->std, ce);
-	o->std.handlers = &dlock_lock_handlers;
-	return &o->std;
-}
-
-static void php_dlock_free(zend_object *obj)
-{
-	php_dlock_obj *o = php_dlock_from_obj(obj);
-
-	if (o->mutex) {
-		zend_hash_index_del(&DLOCK_G(held), obj->handle);
-		dlock_mutex_free(o->mutex); /* releases a lock still held */
-		o->mutex = NULL;
-	}
-	php_dlock_settings_dtor(&o->set);
-	zend_object_std_dtor(obj);
-}
-
-static HashTable *php_dlock_debug_info(zend_object *obj, int *is_temp)
-{
-	php_dlock_obj *o = php_dlock_from_obj(obj);
-	HashTable *ht = zend_new_array(4);
-	zval zv;
-
-	*is_temp = 1;
-	if (!o->mutex) {
-		return ht;
-	}
-	ZVAL_STRING(&zv, dlock_mutex_path(o->mutex));
-	zend_hash_str_update(ht, "path", sizeof("path") - 1, &zv);
-	ZVAL_STR_COPY(&zv, o->set.hosts);
-	zend_hash_str_update(ht, "hosts", sizeof("hosts") - 1, &zv);
-	ZVAL_BOOL(&zv, dlock_mutex_held(o->mutex));
-	zend_hash_str_update(ht, "acquired", sizeof("acquired") - 1, &zv);
-	ZVAL_LONG(&zv, (zend_long)dlock_mutex_holds(o->mutex));
-	zend_hash_str_update(ht, "holds", sizeof("holds") - 1, &zv);
-	return ht;
-}
-
-/* ---- options ------------------------------------------------------------ */
-
-static bool php_dlock_option_type_error(const char *name, const char *type, zval *val)
-{
-	zend_argument_type_error(2, "option \"%s\" must be of type %s, %s given", name, type,
+	zend_argument_type_error(arg_num, "option \"%s\" must be of type %s, %s given", name, type,
 	                         zend_zval_type_name(val));
 	return false;
 }
 
-static bool php_dlock_parse_options(php_dlock_settings *o, HashTable *opts)
+static void php_dlock_replace(zend_string **slot, zend_string *value)
+{
+	if (*slot) {
+		zend_string_release(*slot);
+	}
+	*slot = zend_string_copy(value);
+}
+
+bool php_dlock_settings_parse(php_dlock_settings *set, HashTable *opts, uint32_t arg_num)
 {
 	zend_string *key;
 	zval *val;
@@ -230,32 +178,31 @@ static bool php_dlock_parse_options(php_dlock_settings *o, HashTable *opts)
 	{
 		ZVAL_DEREF(val);
 		if (!key) {
-			zend_argument_value_error(2, "must be an array with string keys (option names)");
+			zend_argument_value_error(arg_num, "must be an array with string keys (option names)");
 			return false;
 		}
 		if (zend_string_equals_literal(key, "hosts")) {
 			if (Z_TYPE_P(val) != IS_STRING) {
-				return php_dlock_option_type_error("hosts", "string", val);
+				return php_dlock_option_type_error(arg_num, "hosts", "string", val);
 			}
 			if (dlock_hosts_validate(Z_STRVAL_P(val), Z_STRLEN_P(val), &err) != DLOCK_OK) {
-				zend_argument_value_error(2, "option \"hosts\" %s", err.msg);
+				zend_argument_value_error(arg_num, "option \"hosts\" %s", err.msg);
 				return false;
 			}
-			zend_string_release(o->hosts);
-			o->hosts = zend_string_copy(Z_STR_P(val));
+			php_dlock_replace(&set->hosts, Z_STR_P(val));
 		} else if (zend_string_equals_literal(key, "session_timeout")) {
 			if (Z_TYPE_P(val) != IS_LONG) {
-				return php_dlock_option_type_error("session_timeout", "int", val);
+				return php_dlock_option_type_error(arg_num, "session_timeout", "int", val);
 			}
 			if (Z_LVAL_P(val) < DLOCK_SESSION_TIMEOUT_MIN ||
 			    Z_LVAL_P(val) > DLOCK_SESSION_TIMEOUT_MAX) {
-				zend_argument_value_error(2,
+				zend_argument_value_error(arg_num,
 				                          "option \"session_timeout\" must be between %d and %d "
 				                          "(milliseconds)",
 				                          DLOCK_SESSION_TIMEOUT_MIN, DLOCK_SESSION_TIMEOUT_MAX);
 				return false;
 			}
-			o->session_timeout = Z_LVAL_P(val);
+			set->session_timeout = Z_LVAL_P(val);
 		} else if (zend_string_equals_literal(key, "connect_timeout")) {
 			double v;
 
@@ -264,34 +211,56 @@ static bool php_dlock_parse_options(php_dlock_settings *o, HashTable *opts)
 			} else if (Z_TYPE_P(val) == IS_DOUBLE) {
 				v = Z_DVAL_P(val);
 			} else {
-				return php_dlock_option_type_error("connect_timeout", "int|float", val);
+				return php_dlock_option_type_error(arg_num, "connect_timeout", "int|float", val);
 			}
 			if (!zend_finite(v) || v <= 0 || v > DLOCK_CONNECT_TIMEOUT_MAX) {
-				zend_argument_value_error(2,
+				zend_argument_value_error(arg_num,
 				                          "option \"connect_timeout\" must be a finite number of "
 				                          "seconds greater than 0 and at most %.0f",
 				                          DLOCK_CONNECT_TIMEOUT_MAX);
 				return false;
 			}
-			o->connect_timeout = v;
+			set->connect_timeout = v;
 		} else if (zend_string_equals_literal(key, "data")) {
 			if (Z_TYPE_P(val) != IS_STRING) {
-				return php_dlock_option_type_error("data", "string", val);
+				return php_dlock_option_type_error(arg_num, "data", "string", val);
 			}
 			if (Z_STRLEN_P(val) > DLOCK_DATA_MAX) {
-				zend_argument_value_error(2, "option \"data\" must be at most %d bytes, %zu given",
+				zend_argument_value_error(arg_num,
+				                          "option \"data\" must be at most %d bytes, %zu given",
 				                          DLOCK_DATA_MAX, Z_STRLEN_P(val));
 				return false;
 			}
-			if (o->data) {
-				zend_string_release(o->data);
+			php_dlock_replace(&set->data, Z_STR_P(val));
+		} else if (zend_string_equals_literal(key, "auth")) {
+			const char *colon;
+
+			if (Z_TYPE_P(val) != IS_STRING) {
+				return php_dlock_option_type_error(arg_num, "auth", "string", val);
 			}
-			o->data = zend_string_copy(Z_STR_P(val));
+			colon = memchr(Z_STRVAL_P(val), ':', Z_STRLEN_P(val));
+			if (!colon || colon == Z_STRVAL_P(val) || Z_STRLEN_P(val) > DLOCK_AUTH_MAX ||
+			    memchr(Z_STRVAL_P(val), '\0', Z_STRLEN_P(val))) {
+				/* never echo the value: it is a secret */
+				zend_argument_value_error(arg_num,
+				                          "option \"auth\" must be \"user:password\" (digest "
+				                          "scheme, at most %d bytes, no NUL)",
+				                          DLOCK_AUTH_MAX);
+				return false;
+			}
+			php_dlock_replace(&set->auth, Z_STR_P(val));
+		} else if (zend_string_equals_literal(key, "reentrant")) {
+			if (Z_TYPE_P(val) != IS_TRUE && Z_TYPE_P(val) != IS_FALSE) {
+				return php_dlock_option_type_error(arg_num, "reentrant", "bool", val);
+			}
+			set->reentrant = Z_TYPE_P(val) == IS_TRUE;
 		} else {
-			zend_argument_value_error(2,
-			                          "contains unknown option \"%s\" (known: hosts, "
-			                          "session_timeout, connect_timeout, data)",
-			                          ZSTR_LEN(key) > 64 ? "..." : ZSTR_VAL(key));
+			zend_argument_value_error(
+			    arg_num,
+			    "contains unknown option \"%s\" (known: hosts, "
+			    "session_timeout, connect_timeout, data, auth, reentrant)",
+			    ZSTR_LEN(key) > 64 || memchr(ZSTR_VAL(key), '\0', ZSTR_LEN(key)) ? "..."
+			                                                                     : ZSTR_VAL(key));
 			return false;
 		}
 	}
@@ -325,8 +294,9 @@ static int php_dlock_interrupt(void *arg)
 	return 0;
 }
 
-/* Wall-clock cap (ms) of an acquire() without timeout; < 0 when uncapped. */
-static int64_t php_dlock_wait_cap_ms(void)
+const dlock_interrupt php_dlock_intr = {php_dlock_interrupt, NULL};
+
+int64_t php_dlock_wait_cap_ms(void)
 {
 	double cap = DLOCK_G(max_wait);
 
@@ -336,272 +306,19 @@ static int64_t php_dlock_wait_cap_ms(void)
 	return cap > 0 ? (int64_t)(cap * 1000.0) : -1;
 }
 
-static php_dlock_obj *php_dlock_this(zval *zv)
-{
-	php_dlock_obj *o = Z_DLOCK_P(zv);
+/* ---- held locks --------------------------------------------------------- */
 
-	if (!o->mutex) {
-		zend_throw_error(NULL, "DistributedLock object is not initialized");
-		return NULL;
-	}
-	return o;
+void php_dlock_held_add(php_dlock_obj *o)
+{
+	zval zv;
+
+	ZVAL_PTR(&zv, o);
+	zend_hash_index_update(&DLOCK_G(held), o->std.handle, &zv);
 }
 
-/* Shared body of acquire() and tryAcquire(). timeout_ms < 0: no timeout. */
-static void php_dlock_do_acquire(php_dlock_obj *o, int64_t timeout_ms, zval *return_value)
+void php_dlock_held_remove(php_dlock_obj *o)
 {
-	dlock_session_cfg cfg;
-	dlock_interrupt intr = {php_dlock_interrupt, NULL};
-	dlock_session *s = NULL;
-	dlock_err err;
-	zend_string *data = NULL;
-	int64_t cap = -1;
-	int rc;
-
-	dlock_err_clear(&err);
-	if (dlock_mutex_held(o->mutex)) {
-		rc = dlock_mutex_acquire(o->mutex, NULL, NULL, 0, 0, NULL, &err);
-		RETURN_BOOL(rc == DLOCK_OK);
-	}
-	if (timeout_ms < 0) {
-		cap = php_dlock_wait_cap_ms();
-		timeout_ms = cap;
-	}
-	php_dlock_session_cfg(&o->set, &cfg);
-	rc = dlock_pool_get(&cfg, &intr, &s, &err);
-	if (rc != DLOCK_OK) {
-		goto fail;
-	}
-	if (o->set.data) {
-		data = zend_string_copy(o->set.data);
-	} else {
-		char host[256] = "";
-
-		gethostname(host, sizeof(host) - 1);
-		data = zend_strpprintf(0, "%s:%ld", host, (long)getpid());
-	}
-	rc = dlock_mutex_acquire(o->mutex, s, ZSTR_VAL(data), ZSTR_LEN(data), timeout_ms, &intr, &err);
-	zend_string_release(data);
-	dlock_session_unref(s);
-	if (rc == DLOCK_OK) {
-		zval zv;
-
-		ZVAL_PTR(&zv, o);
-		zend_hash_index_update(&DLOCK_G(held), o->std.handle, &zv);
-		RETURN_TRUE;
-	}
-	if (rc == DLOCK_ETIMEDOUT && cap >= 0) {
-		zend_throw_exception_ex(dlock_ce_exception, 0,
-		                        "%s: not acquired within %.3f s, the wall-clock cap of acquire() "
-		                        "without a timeout (dlock.max_wait, or max_execution_time when "
-		                        "dlock.max_wait is -1)",
-		                        dlock_mutex_path(o->mutex), (double)cap / 1000.0);
-		RETURN_THROWS();
-	}
-	if (rc == DLOCK_ETIMEDOUT) {
-		RETURN_FALSE;
-	}
-	if (rc == DLOCK_EINTR) {
-		if (EG(exception)) {
-			RETURN_THROWS();
-		}
-		RETURN_FALSE; /* execution timeout pending: the VM raises it next */
-	}
-fail:
-	if (rc == DLOCK_EINTR && EG(exception)) {
-		RETURN_THROWS();
-	}
-	php_dlock_throw(rc, &err, dlock_mutex_path(o->mutex));
-	RETURN_THROWS();
-}
-
-/* ---- methods ------------------------------------------------------------ */
-
-PHP_METHOD(DistributedLock, __construct)
-{
-	php_dlock_obj *o = Z_DLOCK_P(ZEND_THIS);
-	zend_string *path;
-	HashTable *opts = NULL;
-	dlock_err err;
-
-	ZEND_PARSE_PARAMETERS_START(1, 2)
-	Z_PARAM_STR(path)
-	Z_PARAM_OPTIONAL
-	Z_PARAM_ARRAY_HT(opts)
-	ZEND_PARSE_PARAMETERS_END();
-
-	if (o->mutex) {
-		zend_throw_error(NULL, "DistributedLock object is already initialized");
-		RETURN_THROWS();
-	}
-	if (dlock_path_validate(ZSTR_VAL(path), ZSTR_LEN(path), &err) != DLOCK_OK) {
-		zend_argument_value_error(1, "%s", err.msg);
-		RETURN_THROWS();
-	}
-	php_dlock_settings_init(&o->set);
-	if (opts && !php_dlock_parse_options(&o->set, opts)) {
-		RETURN_THROWS();
-	}
-	if (dlock_mutex_new(ZSTR_VAL(path), ZSTR_LEN(path), &o->mutex, &err) != DLOCK_OK) {
-		php_dlock_throw(DLOCK_ENOMEM, &err, NULL);
-		RETURN_THROWS();
-	}
-}
-
-PHP_METHOD(DistributedLock, acquire)
-{
-	php_dlock_obj *o;
-	double timeout = 0;
-	bool timeout_null = true;
-
-	ZEND_PARSE_PARAMETERS_START(0, 1)
-	Z_PARAM_OPTIONAL
-	Z_PARAM_DOUBLE_OR_NULL(timeout, timeout_null)
-	ZEND_PARSE_PARAMETERS_END();
-
-	if (!(o = php_dlock_this(ZEND_THIS))) {
-		RETURN_THROWS();
-	}
-	if (timeout_null) {
-		php_dlock_do_acquire(o, -1, return_value);
-		return;
-	}
-	if (!zend_finite(timeout)) {
-		zend_argument_value_error(1, "must be a finite number of seconds or null");
-		RETURN_THROWS();
-	}
-	if (timeout < 0 || timeout > DLOCK_TIMEOUT_MAX) {
-		zend_argument_value_error(1, "must be between 0 and %.0f seconds, or null",
-		                          DLOCK_TIMEOUT_MAX);
-		RETURN_THROWS();
-	}
-	php_dlock_do_acquire(o, (int64_t)ceil(timeout * 1000.0), return_value);
-}
-
-PHP_METHOD(DistributedLock, tryAcquire)
-{
-	php_dlock_obj *o;
-
-	ZEND_PARSE_PARAMETERS_NONE();
-	if (!(o = php_dlock_this(ZEND_THIS))) {
-		RETURN_THROWS();
-	}
-	php_dlock_do_acquire(o, 0, return_value);
-}
-
-PHP_METHOD(DistributedLock, release)
-{
-	php_dlock_obj *o;
-	dlock_err err;
-	int rc;
-
-	ZEND_PARSE_PARAMETERS_NONE();
-	if (!(o = php_dlock_this(ZEND_THIS))) {
-		RETURN_THROWS();
-	}
-	rc = dlock_mutex_release(o->mutex, &err);
-	if (!dlock_mutex_holds(o->mutex)) {
-		zend_hash_index_del(&DLOCK_G(held), o->std.handle);
-	}
-	if (rc != DLOCK_OK) {
-		php_dlock_throw(rc, &err, NULL);
-		RETURN_THROWS();
-	}
-}
-
-PHP_METHOD(DistributedLock, isAcquired)
-{
-	php_dlock_obj *o;
-
-	ZEND_PARSE_PARAMETERS_NONE();
-	if (!(o = php_dlock_this(ZEND_THIS))) {
-		RETURN_THROWS();
-	}
-	RETURN_BOOL(dlock_mutex_held(o->mutex));
-}
-
-PHP_METHOD(DistributedLock, getFencingToken)
-{
-	php_dlock_obj *o;
-	dlock_err err;
-
-	ZEND_PARSE_PARAMETERS_NONE();
-	if (!(o = php_dlock_this(ZEND_THIS))) {
-		RETURN_THROWS();
-	}
-	if (!dlock_mutex_held(o->mutex)) {
-		dlock_err_set(&err, DLOCK_ENOTHELD, 0, "lock %s is not held: no fencing token",
-		              dlock_mutex_path(o->mutex));
-		php_dlock_throw(DLOCK_ENOTHELD, &err, NULL);
-		RETURN_THROWS();
-	}
-	RETURN_LONG((zend_long)dlock_mutex_token(o->mutex));
-}
-
-PHP_METHOD(DistributedLock, getPath)
-{
-	php_dlock_obj *o;
-
-	ZEND_PARSE_PARAMETERS_NONE();
-	if (!(o = php_dlock_this(ZEND_THIS))) {
-		RETURN_THROWS();
-	}
-	RETURN_STRING(dlock_mutex_path(o->mutex));
-}
-
-PHP_METHOD(DistributedLock, participants)
-{
-	zend_string *path;
-	HashTable *opts = NULL;
-	php_dlock_settings set;
-	dlock_session_cfg cfg;
-	dlock_interrupt intr = {php_dlock_interrupt, NULL};
-	dlock_session *s = NULL;
-	dlock_participant *list = NULL;
-	size_t n = 0, i;
-	dlock_err err;
-	int rc;
-
-	ZEND_PARSE_PARAMETERS_START(1, 2)
-	Z_PARAM_STR(path)
-	Z_PARAM_OPTIONAL
-	Z_PARAM_ARRAY_HT(opts)
-	ZEND_PARSE_PARAMETERS_END();
-
-	if (dlock_path_validate(ZSTR_VAL(path), ZSTR_LEN(path), &err) != DLOCK_OK) {
-		zend_argument_value_error(1, "%s", err.msg);
-		RETURN_THROWS();
-	}
-	php_dlock_settings_init(&set);
-	if (opts && !php_dlock_parse_options(&set, opts)) {
-		php_dlock_settings_dtor(&set);
-		RETURN_THROWS();
-	}
-	php_dlock_session_cfg(&set, &cfg);
-	rc = dlock_pool_get(&cfg, &intr, &s, &err);
-	if (rc == DLOCK_OK) {
-		rc = dlock_queue_list(s, ZSTR_VAL(path), &list, &n, &err);
-		dlock_session_unref(s);
-	}
-	php_dlock_settings_dtor(&set);
-	if (rc != DLOCK_OK) {
-		if (!EG(exception)) {
-			php_dlock_throw(rc, &err, ZSTR_VAL(path));
-		}
-		RETURN_THROWS();
-	}
-	array_init_size(return_value, (uint32_t)n);
-	for (i = 0; i < n; i++) {
-		zval entry;
-
-		array_init_size(&entry, 4);
-		add_assoc_string(&entry, "node", list[i].name);
-		add_assoc_stringl(&entry, "data", list[i].data, list[i].data_len);
-		add_assoc_long(&entry, "token", (zend_long)list[i].token);
-		add_assoc_bool(&entry, "holder", list[i].holder);
-		add_next_index_zval(return_value, &entry);
-	}
-	dlock_queue_free(list, n);
+	zend_hash_index_del(&DLOCK_G(held), o->std.handle);
 }
 
 /* ---- module lifecycle --------------------------------------------------- */
@@ -622,18 +339,17 @@ static PHP_MINIT_FUNCTION(dlock)
 	if (dlock_zklog_configure(DLOCK_G(log_file), &err) != DLOCK_OK) {
 		php_error_docref(NULL, E_WARNING, "dlock.log_file: %s", err.msg);
 	}
-	dlock_ce_lock = register_class_DistributedLock();
-	dlock_ce_lock->create_object = php_dlock_create;
+	dlock_ce_interface = register_class_DistributedLockInterface();
+	dlock_ce_lock = register_class_DistributedLock(dlock_ce_interface);
+	dlock_ce_rw = register_class_DistributedReadWriteLock();
+	dlock_ce_semaphore = register_class_DistributedSemaphore(dlock_ce_interface);
+	dlock_ce_multi = register_class_DistributedMultiLock(dlock_ce_interface);
 	dlock_ce_exception = register_class_DistributedLockException(spl_ce_RuntimeException);
 	dlock_ce_connection_exception =
 	    register_class_DistributedLockConnectionException(dlock_ce_exception);
 	dlock_ce_lost_exception = register_class_DistributedLockLostException(dlock_ce_exception);
-
-	memcpy(&dlock_lock_handlers, zend_get_std_object_handlers(), sizeof(zend_object_handlers));
-	dlock_lock_handlers.offset = XtOffsetOf(php_dlock_obj, std);
-	dlock_lock_handlers.free_obj = php_dlock_free;
-	dlock_lock_handlers.clone_obj = NULL;
-	dlock_lock_handlers.get_debug_info = php_dlock_debug_info;
+	php_dlock_lock_classes_init();
+	php_dlock_multi_class_init();
 	return SUCCESS;
 }
 
@@ -663,7 +379,7 @@ static PHP_RSHUTDOWN_FUNCTION(dlock)
 	{
 		php_dlock_obj *o = Z_PTR_P(zv);
 
-		dlock_mutex_release_all(o->mutex, NULL);
+		dlock_lock_release_all(o->lock, NULL);
 	}
 	ZEND_HASH_FOREACH_END();
 	zend_hash_destroy(&DLOCK_G(held));
@@ -680,6 +396,7 @@ static PHP_MINFO_FUNCTION(dlock)
 	php_info_print_table_header(2, "dlock support", "enabled");
 	php_info_print_table_row(2, "Extension version", PHP_DLOCK_VERSION);
 	php_info_print_table_row(2, "ZooKeeper C client version", ZOO_VERSION);
+	php_info_print_table_row(2, "Lock kinds", "mutex, read-write, semaphore, multi-lock");
 	php_info_print_table_row(2, "Sessions open in this process", sessions);
 	php_info_print_table_end();
 	DISPLAY_INI_ENTRIES();

@@ -5,16 +5,37 @@
  * @undocumentable
  */
 
+/** What every dlock lock object can do. */
+interface DistributedLockInterface
+{
+    /** null: wait until held; 0: try once; > 0: wait at most that many seconds. */
+    public function acquire(?float $timeout = null): bool;
+
+    public function tryAcquire(): bool;
+
+    public function release(): void;
+
+    public function isAcquired(): bool;
+
+    public function checkHeld(): void;
+
+    public function getFencingToken(): int;
+
+    public function getPath(): string;
+
+    /** Acquires, runs $callback, releases in every case; returns what $callback returned. */
+    public function synchronized(callable $callback, ?float $timeout = null): mixed;
+}
+
 /**
- * A fair, reentrant, distributed exclusive lock on Apache ZooKeeper.
+ * A fair, reentrant, distributed exclusive lock (Curator InterProcessMutex compatible).
  * @strict-properties
  * @not-serializable
  */
-final class DistributedLock
+final class DistributedLock implements DistributedLockInterface
 {
     public function __construct(string $path, array $options = []) {}
 
-    /** null: wait until held; 0: try once; > 0: wait at most that many seconds. */
     public function acquire(?float $timeout = null): bool {}
 
     public function tryAcquire(): bool {}
@@ -23,15 +44,109 @@ final class DistributedLock
 
     public function isAcquired(): bool {}
 
+    public function checkHeld(): void {}
+
     public function getFencingToken(): int {}
 
     public function getPath(): string {}
+
+    public function synchronized(callable $callback, ?float $timeout = null): mixed {}
 
     /**
      * The queue at $path in order: holder first, then waiters.
      * @return array<int, array{node: string, data: string, token: int, holder: bool}>
      */
     public static function participants(string $path, array $options = []): array {}
+}
+
+/**
+ * A fair distributed read-write lock (Curator InterProcessReadWriteLock compatible).
+ * @strict-properties
+ * @not-serializable
+ */
+final class DistributedReadWriteLock
+{
+    public function __construct(string $path, array $options = []) {}
+
+    public function readLock(): DistributedLock {}
+
+    public function writeLock(): DistributedLock {}
+
+    public function getPath(): string {}
+
+    /** @return array<int, array{node: string, data: string, token: int, holder: bool, type: string}> */
+    public static function participants(string $path, array $options = []): array {}
+}
+
+/**
+ * At most $maxLeases holders at once; each object holds at most one lease.
+ * @strict-properties
+ * @not-serializable
+ */
+final class DistributedSemaphore implements DistributedLockInterface
+{
+    public function __construct(string $path, int $maxLeases, array $options = []) {}
+
+    /** @implementation-alias DistributedLock::acquire */
+    public function acquire(?float $timeout = null): bool {}
+
+    /** @implementation-alias DistributedLock::tryAcquire */
+    public function tryAcquire(): bool {}
+
+    /** @implementation-alias DistributedLock::release */
+    public function release(): void {}
+
+    /** @implementation-alias DistributedLock::isAcquired */
+    public function isAcquired(): bool {}
+
+    /** @implementation-alias DistributedLock::checkHeld */
+    public function checkHeld(): void {}
+
+    /** @implementation-alias DistributedLock::getFencingToken */
+    public function getFencingToken(): int {}
+
+    /** @implementation-alias DistributedLock::getPath */
+    public function getPath(): string {}
+
+    /** @implementation-alias DistributedLock::synchronized */
+    public function synchronized(callable $callback, ?float $timeout = null): mixed {}
+
+    public function getMaxLeases(): int {}
+
+    /** @return array<int, array{node: string, data: string, token: int, holder: bool}> */
+    public static function participants(string $path, int $maxLeases, array $options = []): array {}
+}
+
+/**
+ * All of several locks or none, taken in one canonical order.
+ * @strict-properties
+ * @not-serializable
+ */
+final class DistributedMultiLock implements DistributedLockInterface
+{
+    /** $locks: DistributedLock or DistributedSemaphore objects (not multi-locks) */
+    public function __construct(array $locks) {}
+
+    public function acquire(?float $timeout = null): bool {}
+
+    public function tryAcquire(): bool {}
+
+    public function release(): void {}
+
+    public function isAcquired(): bool {}
+
+    public function checkHeld(): void {}
+
+    /** The highest fencing token among the locks. */
+    public function getFencingToken(): int {}
+
+    /** The paths of the locks, in acquisition order, joined by ",". */
+    public function getPath(): string {}
+
+    public function synchronized(callable $callback, ?float $timeout = null): mixed {}
+
+    /** The locks, in acquisition order. */
+    public function getLocks(): array {}
 }
 
 class DistributedLockException extends RuntimeException

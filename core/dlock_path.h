@@ -8,10 +8,9 @@
 
 #include "dlock_err.h"
 
-#define DLOCK_PATH_MAX    1024    /* longest lock path accepted, in bytes */
-#define DLOCK_HOSTS_MAX   4096    /* longest connect string accepted */
-#define DLOCK_GUID_LEN    36      /* 8-4-4-4-12 hex digits and dashes */
-#define DLOCK_LOCK_MARKER "lock-" /* Curator InterProcessMutex's lock name */
+#define DLOCK_PATH_MAX  1024 /* longest lock path accepted, in bytes */
+#define DLOCK_HOSTS_MAX 4096 /* longest connect string accepted */
+#define DLOCK_GUID_LEN  36   /* 8-4-4-4-12 hex digits and dashes */
 
 /* Checks that path[0..len) names a znode a lock may live at: absolute, no
  * empty, "." or ".." segment, no trailing slash, valid UTF-8 without the

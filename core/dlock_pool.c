@@ -39,10 +39,7 @@ static pool_entry **pool_find(const dlock_session_cfg *cfg)
 	pool_entry **pp;
 
 	for (pp = &pool_head; *pp; pp = &(*pp)->next) {
-		dlock_session *s = (*pp)->sess;
-
-		if (dlock_session_timeout_cfg(s) == cfg->session_timeout_ms &&
-		    strcmp(dlock_session_hosts(s), cfg->hosts) == 0) {
+		if (dlock_session_matches((*pp)->sess, cfg)) {
 			return pp;
 		}
 	}
@@ -60,7 +57,7 @@ int dlock_pool_get(const dlock_session_cfg *cfg, const dlock_interrupt *intr, dl
 	pthread_mutex_lock(&pool_mu);
 	pool_check_fork();
 	pp = pool_find(cfg);
-	if (pp && dlock_session_usable((*pp)->sess)) {
+	if (pp && dlock_session_health((*pp)->sess) != DLOCK_HEALTH_DEAD) {
 		s = (*pp)->sess;
 		dlock_session_ref(s);
 		pthread_mutex_unlock(&pool_mu);

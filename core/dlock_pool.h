@@ -1,12 +1,13 @@
 /* dlock_pool.h: the process-wide set of shared sessions, one per distinct
- * (hosts, session timeout), opened lazily and dropped after fork() or expiry. */
+ * (hosts, session timeout, credentials), opened lazily, replaced when dead and
+ * forgotten after fork(). */
 #ifndef DLOCK_POOL_H
 #define DLOCK_POOL_H
 
 #include "dlock_session.h"
 
-/* Returns in *out a new reference to a usable session with cfg's settings,
- * reusing the pooled one when it is alive and owned by this pid, otherwise
+/* Returns in *out a new reference to a session with cfg's settings, reusing
+ * the pooled one unless it is dead or belongs to a fork parent, otherwise
  * opening one (see dlock_session_open for the codes). The caller unrefs it. */
 int dlock_pool_get(const dlock_session_cfg *cfg, const dlock_interrupt *intr, dlock_session **out,
                    dlock_err *err);

@@ -5,18 +5,9 @@
 #include <string.h>
 
 #include "dlock_path.h"
+#include "dlock_rule.h"
 
 #define DLOCK_QUEUE_DATA_MAX (1024 * 1024)
-
-typedef struct named_seq {
-	const char *name; /* borrowed from the children vector */
-	int32_t seq;
-} named_seq;
-
-static int by_seq(const void *a, const void *b)
-{
-	return dlock_seq_cmp(((const named_seq *)a)->seq, ((const named_seq *)b)->seq);
-}
 
 void dlock_queue_free(dlock_participant *p, size_t count)
 {
@@ -32,11 +23,11 @@ void dlock_queue_free(dlock_participant *p, size_t count)
 	free(p);
 }
 
-int dlock_queue_list(dlock_session *s, const char *path, dlock_participant **out, size_t *count,
-                     dlock_err *err)
+int dlock_queue_list(dlock_session *s, dlock_kind kind, int max_leases, const char *path,
+                     dlock_participant **out, size_t *count, dlock_err *err)
 {
 	struct String_vector kids = {0, NULL};
-	named_seq *order = NULL;
+	dlock_entry *order = NULL;
 	dlock_participant *list = NULL;
 	char *full = NULL, *buf = NULL;
 	size_t n = 0, m = 0, i;
@@ -61,12 +52,11 @@ int dlock_queue_list(dlock_session *s, const char *path, dlock_participant **out
 		goto done;
 	}
 	for (i = 0; i < (size_t)kids.count; i++) {
-		if (strlen(kids.data[i]) < 500 &&
-		    dlock_name_seq(kids.data[i], DLOCK_LOCK_MARKER, &order[n].seq)) {
-			order[n++].name = kids.data[i];
+		if (strlen(kids.data[i]) < 500 && dlock_rule_parse(kind, kids.data[i], &order[n])) {
+			n++;
 		}
 	}
-	qsort(order, n, sizeof(*order), by_seq);
+	dlock_rule_sort(order, n);
 	for (i = 0; i < n; i++) {
 		struct Stat st;
 		int len = DLOCK_QUEUE_DATA_MAX;
@@ -100,7 +90,8 @@ int dlock_queue_list(dlock_session *s, const char *path, dlock_participant **out
 		p->data_len = (size_t)len;
 		p->token = st.czxid;
 		p->owner = st.ephemeralOwner;
-		p->holder = m == 0;
+		p->writer = order[i].writer;
+		p->holder = dlock_rule_holds(kind, max_leases, order, n, i);
 		m++;
 	}
 	*out = list;

@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "dlock_err.h"
+#include "dlock_rule.h"
 #include "dlock_session.h"
 
 /* One contender, in queue order. */
@@ -16,15 +17,17 @@ typedef struct dlock_participant {
 	size_t data_len; /* bytes of data */
 	int64_t token;   /* creation zxid: the fencing token of that hold */
 	int64_t owner;   /* ephemeral owner session id */
-	int holder;      /* non-zero for the first entry: the current holder */
+	int writer;      /* an exclusive node (for read-write locks: a writer) */
+	int holder;      /* non-zero when this entry holds now */
 } dlock_participant;
 
-/* Lists the lock nodes under `path` in queue order into a new array *out of
+/* Lists the nodes of kind's family under `path` in queue order (holders
+ * marked by the kind's rule; max_leases for semaphores) into a new array *out of
  * *count entries, freed with dlock_queue_free. A missing path is an empty
  * queue. Nodes that vanish while being read are skipped. Returns DLOCK_OK or
  * the failing call's code. */
-int dlock_queue_list(dlock_session *s, const char *path, dlock_participant **out, size_t *count,
-                     dlock_err *err);
+int dlock_queue_list(dlock_session *s, dlock_kind kind, int max_leases, const char *path,
+                     dlock_participant **out, size_t *count, dlock_err *err);
 
 void dlock_queue_free(dlock_participant *p, size_t count);
 

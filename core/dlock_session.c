@@ -1,6 +1,6 @@
-/* dlock_session.c: a ZooKeeper session, its connection state and the single
- * condition variable that blocked callers wait on. The client's completion
- * thread runs only the two watchers below, which record and signal. */
+/* dlock_session.c: a ZooKeeper session, its health and the single condition
+ * variable that blocked callers wait on. The client's completion thread runs
+ * only the watchers and completions below, which record and signal. */
 #include "dlock_session.h"
 
 #include <errno.h>
@@ -11,28 +11,46 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "dlock_reaper.h"
+
 #define DLOCK_WAIT_SLICE_MS 50
 
 typedef enum sess_state {
 	SESS_CONNECTING = 0, /* not (yet, or no longer) connected; session may be alive */
 	SESS_CONNECTED,      /* connected, session alive */
-	SESS_EXPIRED,        /* expired or auth failed: the handle is dead */
+	SESS_DEAD,           /* expired, auth failed, or declared dead locally: final */
 } sess_state;
 
 struct dlock_session {
-	zhandle_t *zh;          /* the client handle; closed by the last unref */
-	char *hosts;            /* connect string (owned) */
-	int timeout_cfg;        /* requested session timeout, ms */
-	pid_t owner;            /* pid that opened the session */
-	unsigned refs;          /* references; guarded by the caller's thread only */
-	pthread_mutex_t mu;     /* guards the fields below */
-	pthread_cond_t cond;    /* signalled on any state change or watch event */
-	sess_state state;       /* last session state seen by the watcher */
-	uintptr_t armed;        /* generation of the current wait */
-	uintptr_t fired;        /* generation whose watch fired last */
-	int fired_type;         /* event type of that firing */
-	uint64_t notifications; /* node-watch events received, any generation */
+	zhandle_t *zh;              /* the client handle; closed by the last unref */
+	dlock_reaper *reaper;       /* guaranteed deletes; stopped before the close */
+	char *hosts;                /* connect string (owned) */
+	char *auth;                 /* "user:password" or NULL (owned; wiped on free) */
+	int timeout_cfg;            /* requested session timeout, ms */
+	int64_t connect_timeout_ms; /* how long connects are waited for */
+	pid_t owner;                /* pid that opened the session */
+	unsigned refs;              /* references; touched by the owning thread only */
+	struct ACL acl_entries[2];  /* ACL for nodes when auth is set */
+	struct ACL_vector acl;      /* points at acl_entries */
+	pthread_mutex_t mu;         /* guards the fields below */
+	pthread_cond_t cond;        /* signalled on any state change or watch event */
+	sess_state state;           /* last state seen, or DEAD declared locally */
+	int64_t disconnected_at;    /* when CONNECTED turned CONNECTING, ms */
+	int negotiated_ms;          /* session timeout the server granted */
+	int auth_done;              /* the add_auth completion ran */
+	int auth_rc;                /* its result */
+	uintptr_t armed;            /* generation of the current wait */
+	uintptr_t fired;            /* generation whose watch fired last */
+	int fired_type;             /* event type of that firing */
+	uint64_t notifications;     /* node-watch events received, any generation */
+	size_t inflight_deletes;    /* async deletes without a reply yet */
 };
+
+/* An asynchronous delete in flight; freed by its completion. */
+typedef struct delete_op {
+	dlock_session *s; /* outlives the op: the close waits for completions */
+	char path[];      /* node to delete */
+} delete_op;
 
 static FILE *zklog_stream;
 
@@ -70,26 +88,46 @@ int dlock_zklog_configure(const char *path, dlock_err *err)
 	return rc;
 }
 
+/* Declares the session dead when it has been disconnected for longer than its
+ * timeout: the server has expired it by now, but the client cannot hear that
+ * until it reconnects. Called with s->mu held. */
+static void session_check_timer(dlock_session *s)
+{
+	if (s->state == SESS_CONNECTING && s->disconnected_at > 0 && s->negotiated_ms > 0 &&
+	    dlock_now_ms() - s->disconnected_at >= s->negotiated_ms) {
+		s->state = SESS_DEAD;
+	}
+}
+
 /* Default watcher: session events only. Runs on the completion thread. */
 static void session_watcher(zhandle_t *zh, int type, int state, const char *path, void *ctx)
 {
 	dlock_session *s = (dlock_session *)ctx;
+	int connected = 0;
 
-	(void)zh;
 	(void)path;
 	if (type != ZOO_SESSION_EVENT || !s) {
 		return;
 	}
 	pthread_mutex_lock(&s->mu);
-	if (state == ZOO_CONNECTED_STATE) {
+	if (s->state == SESS_DEAD) {
+		/* final, even if the client later reconnects to the same session */
+	} else if (state == ZOO_CONNECTED_STATE) {
 		s->state = SESS_CONNECTED;
+		s->disconnected_at = 0;
+		s->negotiated_ms = zoo_recv_timeout(zh);
+		connected = 1;
 	} else if (state == ZOO_EXPIRED_SESSION_STATE || state == ZOO_AUTH_FAILED_STATE) {
-		s->state = SESS_EXPIRED;
-	} else if (s->state != SESS_EXPIRED) {
+		s->state = SESS_DEAD;
+	} else if (s->state == SESS_CONNECTED) {
 		s->state = SESS_CONNECTING;
+		s->disconnected_at = dlock_now_ms();
 	}
 	pthread_cond_broadcast(&s->cond);
 	pthread_mutex_unlock(&s->mu);
+	if (connected && s->reaper) {
+		dlock_reaper_connected(s->reaper);
+	}
 }
 
 void dlock_session_watcher(zhandle_t *zh, int type, int state, const char *path, void *ctx)
@@ -111,20 +149,41 @@ void dlock_session_watcher(zhandle_t *zh, int type, int state, const char *path,
 	pthread_mutex_unlock(&s->mu);
 }
 
+static void auth_completion(int rc, const void *data)
+{
+	dlock_session *s = (dlock_session *)data;
+
+	pthread_mutex_lock(&s->mu);
+	s->auth_done = 1;
+	s->auth_rc = rc;
+	pthread_cond_broadcast(&s->cond);
+	pthread_mutex_unlock(&s->mu);
+}
+
+static void delete_completion(int rc, const void *data)
+{
+	delete_op *op = (delete_op *)data;
+	dlock_session *s = op->s;
+
+	if ((rc == ZCONNECTIONLOSS || rc == ZOPERATIONTIMEOUT) && s->reaper) {
+		dlock_reaper_add(s->reaper, op->path, NULL); /* retried after the reconnect */
+	}
+	pthread_mutex_lock(&s->mu);
+	s->inflight_deletes--;
+	pthread_cond_broadcast(&s->cond);
+	pthread_mutex_unlock(&s->mu);
+	free(op);
+}
+
 static void deadline_ts(struct timespec *ts, int64_t deadline_ms)
 {
-	int64_t now = dlock_now_ms(), until = now + DLOCK_WAIT_SLICE_MS;
+	int64_t now = dlock_now_ms(), rel = DLOCK_WAIT_SLICE_MS;
 	struct timespec cur;
 
-	if (deadline_ms >= 0 && deadline_ms < until) {
-		until = deadline_ms;
+	if (deadline_ms >= 0 && deadline_ms - now < rel) {
+		rel = deadline_ms - now < 0 ? 0 : deadline_ms - now;
 	}
 	clock_gettime(CLOCK_MONOTONIC, &cur);
-	/* convert the relative wait into an absolute CLOCK_MONOTONIC time */
-	int64_t rel = until - now;
-	if (rel < 0) {
-		rel = 0;
-	}
 	ts->tv_sec = cur.tv_sec + (time_t)(rel / 1000);
 	ts->tv_nsec = cur.tv_nsec + (long)(rel % 1000) * 1000000L;
 	if (ts->tv_nsec >= 1000000000L) {
@@ -133,7 +192,7 @@ static void deadline_ts(struct timespec *ts, int64_t deadline_ms)
 	}
 }
 
-/* Waits for `done(s, arg)` under s->mu; the common loop of both waits.
+/* Waits for `done(s, arg)` under s->mu; the common loop of every wait.
  * Returns DLOCK_OK when done() held, else the reason it stopped. */
 static int wait_until(dlock_session *s, int (*done)(dlock_session *, void *), void *arg,
                       int64_t deadline_ms, const dlock_interrupt *intr)
@@ -147,7 +206,8 @@ static int wait_until(dlock_session *s, int (*done)(dlock_session *, void *), vo
 			rc = DLOCK_OK;
 			break;
 		}
-		if (s->state == SESS_EXPIRED) {
+		session_check_timer(s);
+		if (s->state == SESS_DEAD) {
 			rc = DLOCK_ESESSION;
 			break;
 		}
@@ -160,7 +220,7 @@ static int wait_until(dlock_session *s, int (*done)(dlock_session *, void *), vo
 			int stop;
 
 			pthread_mutex_unlock(&s->mu);
-			stop = intr->fn(intr->arg);
+			stop = intr->fn(intr->arg); /* may not return: nothing of ours is locked */
 			pthread_mutex_lock(&s->mu);
 			if (stop) {
 				rc = DLOCK_EINTR;
@@ -178,36 +238,77 @@ static int is_connected(dlock_session *s, void *arg)
 	return s->state == SESS_CONNECTED;
 }
 
+static int is_authed(dlock_session *s, void *arg)
+{
+	(void)arg;
+	return s->auth_done;
+}
+
 static int has_fired(dlock_session *s, void *arg)
 {
 	return s->fired == (uintptr_t)arg;
 }
 
+static int session_authenticate(dlock_session *s, int64_t deadline, const dlock_interrupt *intr,
+                                dlock_err *err)
+{
+	int zrc = zoo_add_auth(s->zh, "digest", s->auth, (int)strlen(s->auth), auth_completion, s);
+	int rc;
+
+	if (zrc != ZOK) {
+		return dlock_err_set(err, DLOCK_EAUTH, zrc, "cannot send credentials: %s", zerror(zrc));
+	}
+	rc = wait_until(s, is_authed, NULL, deadline, intr);
+	if (rc == DLOCK_EINTR) {
+		return dlock_err_set(err, rc, 0, "interrupted while authenticating");
+	}
+	if (rc != DLOCK_OK) {
+		return dlock_err_set(err, DLOCK_ECONNECT, ZCONNECTIONLOSS,
+		                     "no answer to the credentials within the connect timeout");
+	}
+	if (s->auth_rc != ZOK) {
+		return dlock_err_set(err, DLOCK_EAUTH, s->auth_rc, "the server refused the credentials: %s",
+		                     zerror(s->auth_rc));
+	}
+	return DLOCK_OK;
+}
+
 int dlock_session_open(const dlock_session_cfg *cfg, const dlock_interrupt *intr,
                        dlock_session **out, dlock_err *err)
 {
+	pthread_condattr_t ca;
 	dlock_session *s;
 	sigset_t all, old;
-	int rc;
+	int64_t deadline = dlock_now_ms() + cfg->connect_timeout_ms;
+	int rc, e;
 
 	*out = NULL;
 	s = calloc(1, sizeof(*s));
-	if (!s || !(s->hosts = strdup(cfg->hosts))) {
+	if (!s || !(s->hosts = strdup(cfg->hosts)) ||
+	    (cfg->auth && *cfg->auth && !(s->auth = strdup(cfg->auth)))) {
+		if (s) {
+			free(s->hosts);
+		}
 		free(s);
 		return dlock_err_set(err, DLOCK_ENOMEM, 0, "out of memory");
 	}
 	s->timeout_cfg = cfg->session_timeout_ms;
+	s->connect_timeout_ms = cfg->connect_timeout_ms;
 	s->owner = getpid();
 	s->refs = 1;
 	s->armed = 1;
-	{
-		pthread_condattr_t ca;
-
-		pthread_condattr_init(&ca);
-		pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
-		pthread_cond_init(&s->cond, &ca);
-		pthread_condattr_destroy(&ca);
-	}
+	s->acl_entries[0].perms = ZOO_PERM_ALL;
+	s->acl_entries[0].id.scheme = (char *)"auth";
+	s->acl_entries[0].id.id = (char *)"";
+	s->acl_entries[1].perms = ZOO_PERM_READ;
+	s->acl_entries[1].id.scheme = (char *)"world";
+	s->acl_entries[1].id.id = (char *)"anyone";
+	s->acl.count = 2;
+	s->acl.data = s->acl_entries;
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(&s->cond, &ca);
+	pthread_condattr_destroy(&ca);
 	pthread_mutex_init(&s->mu, NULL);
 
 	/* the client's two threads inherit this mask: they never take our signals */
@@ -215,17 +316,21 @@ int dlock_session_open(const dlock_session_cfg *cfg, const dlock_interrupt *intr
 	pthread_sigmask(SIG_BLOCK, &all, &old);
 	errno = 0;
 	s->zh = zookeeper_init(s->hosts, session_watcher, cfg->session_timeout_ms, NULL, s, 0);
+	e = errno;
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (!s->zh) {
-		int e = errno;
-
 		/* the client resolves every host here: unresolvable ones fail now */
 		rc = dlock_err_set(err, e == ENOMEM ? DLOCK_ENOMEM : DLOCK_ECONNECT, 0,
 		                   "cannot connect to ZooKeeper at \"%.128s\": %s", s->hosts,
 		                   e == ENOMEM ? "out of memory" : "no server address could be resolved");
 		goto fail;
 	}
-	rc = dlock_session_wait_connected(s, dlock_now_ms() + cfg->connect_timeout_ms, intr);
+	s->reaper = dlock_reaper_start(s->zh);
+	if (!s->reaper) {
+		rc = dlock_err_set(err, DLOCK_ENOMEM, 0, "cannot start the cleanup thread");
+		goto fail;
+	}
+	rc = dlock_session_wait_connected(s, deadline, intr);
 	if (rc == DLOCK_ETIMEDOUT || rc == DLOCK_ESESSION) {
 		rc = dlock_err_set(err, DLOCK_ECONNECT, ZCONNECTIONLOSS,
 		                   "could not connect to ZooKeeper at \"%.128s\" within %lld ms", s->hosts,
@@ -235,6 +340,12 @@ int dlock_session_open(const dlock_session_cfg *cfg, const dlock_interrupt *intr
 	if (rc == DLOCK_EINTR) {
 		dlock_err_set(err, rc, 0, "interrupted while connecting");
 		goto fail;
+	}
+	if (s->auth) {
+		rc = session_authenticate(s, deadline, intr, err);
+		if (rc != DLOCK_OK) {
+			goto fail;
+		}
 	}
 	*out = s;
 	return DLOCK_OK;
@@ -258,23 +369,27 @@ void dlock_session_unref(dlock_session *s)
 		 * closing it would end the parent's session; leak it on purpose */
 		return;
 	}
+	dlock_reaper_stop(s->reaper); /* it may be inside a sync call on zh */
+	s->reaper = NULL;
 	if (s->zh) {
-		zookeeper_close(s->zh); /* no callback runs after this returns */
+		zookeeper_close(s->zh); /* runs pending completions; none after this */
 	}
 	pthread_cond_destroy(&s->cond);
 	pthread_mutex_destroy(&s->mu);
 	free(s->hosts);
+	if (s->auth) {
+		memset(s->auth, 0, strlen(s->auth));
+		free(s->auth);
+	}
 	free(s);
 }
 
-const char *dlock_session_hosts(const dlock_session *s)
+int dlock_session_matches(const dlock_session *s, const dlock_session_cfg *cfg)
 {
-	return s->hosts;
-}
+	const char *a = s->auth ? s->auth : "", *b = cfg->auth ? cfg->auth : "";
 
-int dlock_session_timeout_cfg(const dlock_session *s)
-{
-	return s->timeout_cfg;
+	return s->timeout_cfg == cfg->session_timeout_ms && strcmp(s->hosts, cfg->hosts) == 0 &&
+	       strcmp(a, b) == 0;
 }
 
 zhandle_t *dlock_session_zh(dlock_session *s)
@@ -282,22 +397,38 @@ zhandle_t *dlock_session_zh(dlock_session *s)
 	return s->zh;
 }
 
+const struct ACL_vector *dlock_session_acl(dlock_session *s)
+{
+	return s->auth ? &s->acl : &ZOO_OPEN_ACL_UNSAFE;
+}
+
+int64_t dlock_session_connect_timeout(const dlock_session *s)
+{
+	return s->connect_timeout_ms;
+}
+
 int dlock_session_owned(const dlock_session *s)
 {
 	return s->owner == getpid();
 }
 
-int dlock_session_usable(dlock_session *s)
+int dlock_session_health(dlock_session *s)
 {
-	int ok;
+	int h;
 
 	if (s->owner != getpid()) {
-		return 0;
+		return DLOCK_HEALTH_DEAD;
 	}
 	pthread_mutex_lock(&s->mu);
-	ok = s->state != SESS_EXPIRED;
+	session_check_timer(s);
+	h = s->state == SESS_CONNECTED    ? DLOCK_HEALTH_ALIVE
+	    : s->state == SESS_CONNECTING ? DLOCK_HEALTH_UNCERTAIN
+	                                  : DLOCK_HEALTH_DEAD;
 	pthread_mutex_unlock(&s->mu);
-	return ok;
+	if (h == DLOCK_HEALTH_DEAD && s->reaper) {
+		dlock_reaper_abandon(s->reaper); /* its nodes are gone with it */
+	}
+	return h;
 }
 
 int64_t dlock_session_id(dlock_session *s)
@@ -333,6 +464,56 @@ int dlock_session_wait(dlock_session *s, void *ctx, int64_t deadline_ms,
 		pthread_mutex_unlock(&s->mu);
 	}
 	return rc;
+}
+
+void dlock_session_delete_async(dlock_session *s, const char *path)
+{
+	size_t len = strlen(path);
+	delete_op *op = malloc(sizeof(*op) + len + 1);
+	int zrc;
+
+	if (!op) {
+		dlock_reaper_add(s->reaper, path, NULL);
+		return;
+	}
+	op->s = s;
+	memcpy(op->path, path, len + 1);
+	pthread_mutex_lock(&s->mu);
+	s->inflight_deletes++;
+	pthread_mutex_unlock(&s->mu);
+	zrc = zoo_adelete(s->zh, op->path, -1, delete_completion, op);
+	if (zrc != ZOK) { /* not even queued: no completion will run */
+		dlock_reaper_add(s->reaper, path, NULL);
+		pthread_mutex_lock(&s->mu);
+		s->inflight_deletes--;
+		pthread_mutex_unlock(&s->mu);
+		free(op);
+	}
+}
+
+void dlock_session_delete_later(dlock_session *s, const char *path, const char *guid)
+{
+	dlock_reaper_add(s->reaper, path, guid);
+}
+
+int dlock_session_timeout_ms(dlock_session *s)
+{
+	int ms;
+
+	pthread_mutex_lock(&s->mu);
+	ms = s->negotiated_ms > 0 ? s->negotiated_ms : s->timeout_cfg;
+	pthread_mutex_unlock(&s->mu);
+	return ms;
+}
+
+size_t dlock_session_pending_deletes(dlock_session *s)
+{
+	size_t n;
+
+	pthread_mutex_lock(&s->mu);
+	n = s->inflight_deletes;
+	pthread_mutex_unlock(&s->mu);
+	return n + (s->reaper ? dlock_reaper_pending(s->reaper) : 0);
 }
 
 uint64_t dlock_session_notifications(dlock_session *s)

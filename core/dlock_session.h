@@ -1,9 +1,11 @@
-/* dlock_session.h: one ZooKeeper session (handle, connection state, owner pid)
- * and the condition every blocked caller waits on; the ZooKeeper completion
- * thread only records events here and signals. */
+/* dlock_session.h: one ZooKeeper session: its handle, connection health
+ * (alive, uncertain while disconnected, dead), credentials, owner pid, the
+ * condition every blocked caller waits on, and asynchronous guaranteed
+ * deletes. The completion thread only records events here and signals. */
 #ifndef DLOCK_SESSION_H
 #define DLOCK_SESSION_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -17,7 +19,9 @@
 typedef struct dlock_session dlock_session;
 
 /* Called between wait slices on the waiting thread with no lock held; returns
- * non-zero to make the wait give up with DLOCK_EINTR. */
+ * non-zero to make the wait give up with DLOCK_EINTR. The callback may also
+ * never return (a PHP exit() in a signal handler): callers keep no heap state
+ * on their stack across it. */
 typedef int (*dlock_interrupt_fn)(void *arg);
 
 typedef struct dlock_interrupt {
@@ -30,7 +34,15 @@ typedef struct dlock_session_cfg {
 	const char *hosts;          /* connect string, already validated */
 	int session_timeout_ms;     /* requested session timeout */
 	int64_t connect_timeout_ms; /* how long open() waits for CONNECTED */
+	const char *auth;           /* "user:password" for the digest scheme, or NULL */
 } dlock_session_cfg;
+
+/* How sure we are that the session (and every ephemeral node of it) lives. */
+typedef enum dlock_health {
+	DLOCK_HEALTH_ALIVE = 0, /* connected */
+	DLOCK_HEALTH_UNCERTAIN, /* disconnected for less than the session timeout */
+	DLOCK_HEALTH_DEAD       /* expired, disconnected for longer, closed, or a fork parent's */
+} dlock_health;
 
 /* Milliseconds on a monotonic clock. */
 int64_t dlock_now_ms(void);
@@ -40,32 +52,40 @@ int64_t dlock_now_ms(void);
  * DLOCK_EINVAL when the file cannot be opened (logging then stays off). */
 int dlock_zklog_configure(const char *path, dlock_err *err);
 
-/* Opens a session and waits until it is connected, at most
- * cfg->connect_timeout_ms, calling intr between slices. On success *out holds
- * the only reference. Returns DLOCK_OK, DLOCK_ECONNECT, DLOCK_EINTR,
- * DLOCK_ENOMEM or DLOCK_EINVAL (hosts the client cannot parse or resolve). */
+/* Opens a session, waits until it is connected (and authenticated when
+ * cfg->auth is set), at most cfg->connect_timeout_ms, calling intr between
+ * slices. On success *out holds the only reference. Returns DLOCK_OK,
+ * DLOCK_ECONNECT, DLOCK_EAUTH, DLOCK_EINTR or DLOCK_ENOMEM. */
 int dlock_session_open(const dlock_session_cfg *cfg, const dlock_interrupt *intr,
                        dlock_session **out, dlock_err *err);
 
-/* Reference counting. The last unref closes the handle (which ends the session
- * and removes its ephemeral nodes) unless the session belongs to another pid
- * (a fork parent): then the handle is deliberately forgotten, since closing it
- * from the child would end the parent's session. */
+/* Reference counting. The last unref stops the reaper and closes the handle
+ * (ending the session and its ephemeral nodes) unless the session belongs to
+ * another pid (a fork parent): then it is deliberately forgotten, since
+ * closing it from the child would end the parent's session. */
 void dlock_session_ref(dlock_session *s);
 void dlock_session_unref(dlock_session *s);
 
-/* Settings the session was opened with (owned by the session). */
-const char *dlock_session_hosts(const dlock_session *s);
-int dlock_session_timeout_cfg(const dlock_session *s);
+/* Non-zero when s was opened with settings equal to cfg. */
+int dlock_session_matches(const dlock_session *s, const dlock_session_cfg *cfg);
 
 /* The handle, for ZooKeeper calls from the caller's thread. */
 zhandle_t *dlock_session_zh(dlock_session *s);
 
+/* The ACL for lock nodes and their parents: open, or with credentials
+ * everything for the creator and read for the world. */
+const struct ACL_vector *dlock_session_acl(dlock_session *s);
+
+/* connect_timeout the session was opened with, ms. */
+int64_t dlock_session_connect_timeout(const dlock_session *s);
+
 /* Non-zero when this process (not a fork parent) opened the session. */
 int dlock_session_owned(const dlock_session *s);
 
-/* Non-zero when this process owns the session and it has not expired. */
-int dlock_session_usable(dlock_session *s);
+/* Current health; DEAD is final. A disconnect longer than the negotiated
+ * session timeout is declared DEAD locally (the client cannot hear the
+ * server's expiry while disconnected). */
+int dlock_session_health(dlock_session *s);
 
 /* The server-assigned session id (0 before the first connect). */
 int64_t dlock_session_id(dlock_session *s);
@@ -81,13 +101,28 @@ int dlock_session_wait_connected(dlock_session *s, int64_t deadline_ms,
 void *dlock_session_arm(dlock_session *s);
 void dlock_session_watcher(zhandle_t *zh, int type, int state, const char *path, void *ctx);
 
-/* Blocks until the watch armed as `ctx` fires, the session expires, the
- * deadline passes (<0: none) or intr asks to stop. Wakes at least every 50 ms
- * to call intr. On DLOCK_OK, *event_type (may be NULL) is the ZooKeeper event
- * type that fired. Returns DLOCK_OK, DLOCK_ETIMEDOUT, DLOCK_ESESSION or
- * DLOCK_EINTR. */
+/* Blocks until the watch armed as `ctx` fires, the session dies, the deadline
+ * passes (<0: none) or intr asks to stop. Wakes at least every 50 ms to call
+ * intr. On DLOCK_OK, *event_type (may be NULL) is the event type that fired.
+ * Returns DLOCK_OK, DLOCK_ETIMEDOUT, DLOCK_ESESSION or DLOCK_EINTR. */
 int dlock_session_wait(dlock_session *s, void *ctx, int64_t deadline_ms,
                        const dlock_interrupt *intr, int *event_type);
+
+/* Deletes `path` without waiting for the reply; a delete that meets a
+ * connection loss is retried after every reconnect until it succeeds or the
+ * session is gone. Requests on one session are ordered, so a create sent
+ * after this is processed after the delete. */
+void dlock_session_delete_async(dlock_session *s, const char *path);
+
+/* Hands a delete to the retry thread: `path` itself, or with a guid every
+ * child of `path` carrying it. Used when a delete met a connection loss. */
+void dlock_session_delete_later(dlock_session *s, const char *path, const char *guid);
+
+/* The negotiated session timeout (the requested one before the first connect), ms. */
+int dlock_session_timeout_ms(dlock_session *s);
+
+/* Deletes not yet confirmed by the server (in flight or waiting to retry). */
+size_t dlock_session_pending_deletes(dlock_session *s);
 
 /* Node-watch notifications delivered to this session so far (for tests and
  * the benchmark's herd check). */

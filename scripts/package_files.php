@@ -8,7 +8,7 @@
 $root = dirname(__DIR__);
 chdir($root);
 $files = array_filter(explode("\n", trim((string) shell_exec('git ls-files'))), function ($f) {
-    return preg_match('#^(config\.(m4|w32)|php_dlock\.h|dlock\.c|dlock\.stub\.php|dlock_arginfo\.h|README\.md|LICENSE|CREDITS|core/.*\.[ch]|tests/.*|examples/.*)$#', $f)
+    return preg_match('#^(config\.(m4|w32)|php_dlock(_int)?\.h|dlock(_[a-z_]+)?\.c|dlock\.stub\.php|dlock_arginfo\.h|README\.md|LICENSE|CREDITS|core/.*\.[ch]|tests/.*|examples/.*)$#', $f)
         && is_file($f);
 });
 sort($files);

@@ -20,7 +20,7 @@ echo "test: ZooKeeper at $hosts"
 passed=0 failed=0
 
 echo "== core tests (C, no PHP)"
-gcc -std=gnu11 -Wall -Wextra -Werror -g -o core/tests/test_core core/tests/test_core.c core/dlock_*.c \
+gcc -std=gnu11 -DDLOCK_FAULT_INJECTION -Wall -Wextra -Werror -g -o core/tests/test_core core/tests/test_core.c core/dlock_*.c \
 	-lzookeeper_mt -lpthread
 core_out=$(core/tests/test_core 2>&1)
 echo "$core_out" | grep -v '^ok' | tail -20

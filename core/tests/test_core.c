@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "../dlock_core.h"
+#include "../dlock_fault.h"
 
 static int passed, failed;
 
@@ -90,33 +91,102 @@ static void test_names(void)
 	      "guid");
 }
 
-static dlock_session *open_session(void)
+static void test_rules(void)
 {
-	dlock_session_cfg cfg = {hosts, 4000, 5000};
-	dlock_session *s = NULL;
-	dlock_err e;
-	int rc = dlock_session_open(&cfg, NULL, &s, &e);
+	dlock_entry q[6];
+	const char *names[] = {"_c_a-__READ__0000000001", "_c_b-__WRIT__0000000002",
+	                       "_c_c-__READ__0000000003", "_c_d-__READ__0000000004",
+	                       "_c_e-__WRIT__0000000005", "_c_f-lock-0000000006"};
+	dlock_verdict v;
+	size_t n = 0, i;
 
-	CHECK(rc == DLOCK_OK, "session open: %s %s", dlock_status_name(rc), e.msg);
-	return s;
+	for (i = 0; i < 6; i++) {
+		if (dlock_rule_parse(DLOCK_KIND_READ, names[i], &q[n])) {
+			n++;
+		}
+	}
+	CHECK(n == 5, "rw family has 5 nodes (%zu)", n);
+	dlock_rule_sort(q, n);
+	v = dlock_rule_decide(DLOCK_KIND_READ, 1, q, n, 0);
+	CHECK(v.holds, "first reader holds");
+	v = dlock_rule_decide(DLOCK_KIND_WRITE, 1, q, n, 1);
+	CHECK(!v.holds && v.watch == 0 && v.sure, "writer behind a reader watches it");
+	v = dlock_rule_decide(DLOCK_KIND_READ, 1, q, n, 3);
+	CHECK(!v.holds && v.watch == 1 && v.sure, "reader behind one writer watches that writer");
+	v = dlock_rule_decide(DLOCK_KIND_WRITE, 1, q, n, 4);
+	CHECK(!v.holds && v.watch == 3 && !v.sure, "last writer watches its predecessor");
+	CHECK(dlock_rule_holds(DLOCK_KIND_READ, 1, q, n, 0) &&
+	          !dlock_rule_holds(DLOCK_KIND_READ, 1, q, n, 2),
+	      "holders: only the first reader");
+	n = 0;
+	for (i = 0; i < 6; i++) {
+		n += (size_t)dlock_rule_parse(DLOCK_KIND_SEMAPHORE, names[i], &q[n]);
+	}
+	CHECK(n == 0, "semaphore ignores other families");
+	for (i = 0; i < 5; i++) {
+		q[i].name = "x";
+		q[i].seq = (int32_t)i;
+		q[i].writer = 1;
+	}
+	v = dlock_rule_decide(DLOCK_KIND_SEMAPHORE, 3, q, 5, 2);
+	CHECK(v.holds, "third of three leases holds");
+	v = dlock_rule_decide(DLOCK_KIND_SEMAPHORE, 3, q, 5, 4);
+	CHECK(!v.holds && v.watch == 1 && !v.sure, "fifth watches three places ahead");
+	v = dlock_rule_decide(DLOCK_KIND_SEMAPHORE, 3, q, 5, 3);
+	CHECK(!v.holds && v.watch == 0 && v.sure, "fourth watches the head, sure");
+	v = dlock_rule_decide(DLOCK_KIND_MUTEX, 1, q, 5, 1);
+	CHECK(!v.holds && v.watch == 0 && v.sure, "mutex second watches first");
 }
 
-static int children(dlock_session *s, const char *path)
+/* Session settings; distinct session timeouts give distinct pooled sessions. */
+static dlock_session_cfg cfg_n(int n)
 {
-	struct String_vector v = {0, NULL};
-	int n;
+	dlock_session_cfg c = {hosts, 4000 + n, 5000, NULL};
 
-	if (zoo_get_children(dlock_session_zh(s), path, 0, &v) != ZOK) {
+	return c;
+}
+
+static dlock_acquire_opts opts(const dlock_session_cfg *c, int64_t timeout_ms)
+{
+	dlock_acquire_opts o = {c, "t", 1, timeout_ms, NULL, 0};
+
+	return o;
+}
+
+static int children(const char *path)
+{
+	dlock_session_cfg c = cfg_n(99);
+	dlock_session *s = NULL;
+	struct String_vector v = {0, NULL};
+	int n = -1;
+
+	if (dlock_pool_get(&c, NULL, &s, NULL) != DLOCK_OK) {
 		return -1;
 	}
-	n = v.count;
-	deallocate_String_vector(&v);
+	if (zoo_get_children(dlock_session_zh(s), path, 0, &v) == ZOK) {
+		n = v.count;
+		deallocate_String_vector(&v);
+	} else {
+		n = 0;
+	}
+	dlock_session_unref(s);
 	return n;
 }
 
+/* Polls the server until `path` has `want` children (test harness only). */
+static int wait_children(const char *path, int want)
+{
+	int64_t until = dlock_now_ms() + 10000;
+
+	while (children(path) != want && dlock_now_ms() < until) {
+		usleep(2000);
+	}
+	return children(path) == want;
+}
+
 typedef struct waiter {
-	dlock_session *s;
-	dlock_mutex *m;
+	dlock_lock *l;
+	dlock_session_cfg cfg;
 	int rc;
 	int64_t got_at;
 } waiter;
@@ -124,69 +194,72 @@ typedef struct waiter {
 static void *waiter_run(void *arg)
 {
 	waiter *w = arg;
+	dlock_acquire_opts o = opts(&w->cfg, 10000);
 	dlock_err e;
 
-	w->rc = dlock_mutex_acquire(w->m, w->s, "w", 1, 10000, NULL, &e);
+	w->rc = dlock_lock_acquire(w->l, &o, &e);
 	w->got_at = dlock_now_ms();
 	return NULL;
+}
+
+static dlock_lock *new_lock(dlock_kind kind, int leases, const char *path)
+{
+	dlock_lock *l = NULL;
+	dlock_err e;
+	int rc = dlock_lock_new(kind, leases, path, strlen(path), &l, &e);
+
+	CHECK(rc == DLOCK_OK, "new lock %s: %s", path, e.msg);
+	return l;
 }
 
 static void test_server(void)
 {
 	const char *path = "/dlock-tests/core/basic";
-	dlock_session *a = open_session(), *b = open_session();
-	dlock_mutex *ma = NULL, *mb = NULL;
+	dlock_session_cfg ca = cfg_n(1), cb = cfg_n(2);
+	dlock_acquire_opts oa = opts(&ca, -1), ob = opts(&cb, 0);
+	dlock_lock *ma = new_lock(DLOCK_KIND_MUTEX, 1, path), *mb = new_lock(DLOCK_KIND_MUTEX, 1, path);
 	dlock_err e;
 	int64_t t0, tok1, tok2;
 	pthread_t th;
 	waiter w;
 	int rc;
 
-	if (!a || !b) {
-		return;
-	}
-	CHECK(dlock_mutex_new(path, strlen(path), &ma, &e) == DLOCK_OK, "new");
-	CHECK(dlock_mutex_new(path, strlen(path), &mb, &e) == DLOCK_OK, "new");
-	rc = dlock_mutex_acquire(ma, a, "a", 1, -1, NULL, &e);
-	CHECK(rc == DLOCK_OK && dlock_mutex_held(ma), "acquire: %s %s", dlock_status_name(rc), e.msg);
-	tok1 = dlock_mutex_token(ma);
+	rc = dlock_lock_acquire(ma, &oa, &e);
+	CHECK(rc == DLOCK_OK && dlock_lock_held(ma), "acquire: %s %s", dlock_status_name(rc), e.msg);
+	tok1 = dlock_lock_token(ma);
 	CHECK(tok1 > 0, "token set");
-	CHECK(strstr(dlock_mutex_node(ma), "/_c_") && strstr(dlock_mutex_node(ma), "-lock-"),
-	      "curator-style node name %s", dlock_mutex_node(ma));
-	CHECK(dlock_mutex_acquire(ma, a, "a", 1, -1, NULL, &e) == DLOCK_OK &&
-	          dlock_mutex_holds(ma) == 2,
+	CHECK(strstr(dlock_lock_node(ma), "/_c_") && strstr(dlock_lock_node(ma), "-lock-"),
+	      "curator-style node name %s", dlock_lock_node(ma));
+	CHECK(dlock_lock_acquire(ma, &oa, &e) == DLOCK_OK && dlock_lock_holds(ma) == 2,
 	      "reentrant acquire counts");
+	CHECK(dlock_lock_verify(ma, &e) == DLOCK_OK, "verify: held");
 
-	rc = dlock_mutex_acquire(mb, b, "b", 1, 0, NULL, &e);
-	CHECK(rc == DLOCK_ETIMEDOUT && !dlock_mutex_held(mb), "try fails while held: %s",
+	rc = dlock_lock_acquire(mb, &ob, &e);
+	CHECK(rc == DLOCK_ETIMEDOUT && !dlock_lock_held(mb), "try fails while held: %s",
 	      dlock_status_name(rc));
+	ob.timeout_ms = 300;
 	t0 = dlock_now_ms();
-	rc = dlock_mutex_acquire(mb, b, "b", 1, 300, NULL, &e);
+	rc = dlock_lock_acquire(mb, &ob, &e);
 	CHECK(rc == DLOCK_ETIMEDOUT && dlock_now_ms() - t0 >= 290, "timed acquire times out");
-	CHECK(children(a, path) == 1, "no node left after timeouts (%d)", children(a, path));
+	CHECK(children(path) == 1, "no node left after timeouts (%d)", children(path));
 
-	w.s = b;
-	w.m = mb;
+	w.l = mb;
+	w.cfg = cb;
 	pthread_create(&th, NULL, waiter_run, &w);
-	while (children(a, path) < 2) {
-		usleep(1000); /* test harness only: wait for the waiter's node to appear */
-	}
-	CHECK(dlock_mutex_release(ma, &e) == DLOCK_OK && dlock_mutex_held(ma),
-	      "inner release keeps it");
+	CHECK(wait_children(path, 2), "waiter queued");
+	CHECK(dlock_lock_release(ma, &e) == DLOCK_OK && dlock_lock_held(ma), "inner release keeps it");
 	t0 = dlock_now_ms();
-	CHECK(dlock_mutex_release(ma, &e) == DLOCK_OK && !dlock_mutex_held(ma), "last release");
+	CHECK(dlock_lock_release(ma, &e) == DLOCK_OK && !dlock_lock_held(ma), "last release");
 	pthread_join(th, NULL);
-	CHECK(w.rc == DLOCK_OK && dlock_mutex_held(mb), "waiter acquired after release");
+	CHECK(w.rc == DLOCK_OK && dlock_lock_held(mb), "waiter acquired after release");
 	printf("# hand-over %lld ms\n", (long long)(w.got_at - t0));
-	tok2 = dlock_mutex_token(mb);
+	tok2 = dlock_lock_token(mb);
 	CHECK(tok2 > tok1, "fencing token grows (%lld > %lld)", (long long)tok2, (long long)tok1);
-	CHECK(dlock_mutex_release(ma, &e) == DLOCK_ENOTHELD, "release when not held");
-	CHECK(dlock_mutex_release(mb, &e) == DLOCK_OK, "release b");
-	CHECK(children(a, path) == 0, "queue empty at the end");
-	dlock_mutex_free(ma);
-	dlock_mutex_free(mb);
-	dlock_session_unref(a);
-	dlock_session_unref(b);
+	CHECK(dlock_lock_release(ma, &e) == DLOCK_ENOTHELD, "release when not held");
+	CHECK(dlock_lock_release(mb, &e) == DLOCK_OK, "release b");
+	CHECK(wait_children(path, 0), "queue empty at the end");
+	dlock_lock_free(ma);
+	dlock_lock_free(mb);
 }
 
 /* Three waiters queued behind one holder: one release notifies exactly one. */
@@ -194,8 +267,10 @@ static void test_no_herd(void)
 {
 	const char *path = "/dlock-tests/core/herd";
 	enum { N = 3 };
+	dlock_session_cfg c0 = cfg_n(10);
+	dlock_acquire_opts o0 = opts(&c0, -1);
+	dlock_lock *m[N + 1];
 	dlock_session *s[N + 1];
-	dlock_mutex *m[N + 1];
 	waiter w[N];
 	pthread_t th[N];
 	uint64_t before = 0, after = 0;
@@ -203,27 +278,24 @@ static void test_no_herd(void)
 	int i;
 
 	for (i = 0; i <= N; i++) {
-		s[i] = open_session();
-		if (!s[i]) {
-			return;
-		}
-		dlock_mutex_new(path, strlen(path), &m[i], &e);
+		dlock_session_cfg c = cfg_n(10 + i);
+
+		m[i] = new_lock(DLOCK_KIND_MUTEX, 1, path);
+		dlock_pool_get(&c, NULL, &s[i], &e);
 	}
-	CHECK(dlock_mutex_acquire(m[0], s[0], "h", 1, -1, NULL, &e) == DLOCK_OK, "holder");
+	CHECK(dlock_lock_acquire(m[0], &o0, &e) == DLOCK_OK, "holder");
 	for (i = 0; i < N; i++) {
-		w[i].s = s[i + 1];
-		w[i].m = m[i + 1];
+		w[i].l = m[i + 1];
+		w[i].cfg = cfg_n(11 + i);
 		w[i].rc = -1;
 		pthread_create(&th[i], NULL, waiter_run, &w[i]);
-		while (children(s[0], path) < i + 2) {
-			usleep(1000);
-		}
+		CHECK(wait_children(path, i + 2), "waiter %d queued", i);
 	}
-	usleep(100000); /* let every waiter arm its watch (observable only via the server) */
+	usleep(100000); /* let the last waiter arm its watch (observable only via the server) */
 	for (i = 1; i <= N; i++) {
 		before += dlock_session_notifications(s[i]);
 	}
-	dlock_mutex_release(m[0], &e);
+	dlock_lock_release(m[0], &e);
 	pthread_join(th[0], NULL); /* the first waiter takes the lock */
 	for (i = 1; i <= N; i++) {
 		after += dlock_session_notifications(s[i]);
@@ -235,17 +307,116 @@ static void test_no_herd(void)
 			pthread_join(th[i], NULL);
 		}
 		CHECK(w[i].rc == DLOCK_OK, "waiter %d acquired in turn", i);
-		dlock_mutex_release(m[i + 1], &e);
+		dlock_lock_release(m[i + 1], &e);
 	}
 	for (i = 0; i <= N; i++) {
-		dlock_mutex_free(m[i]);
+		dlock_lock_free(m[i]);
 		dlock_session_unref(s[i]);
 	}
 }
 
+static void test_read_write(void)
+{
+	const char *path = "/dlock-tests/core/rw";
+	dlock_session_cfg c1 = cfg_n(20), c2 = cfg_n(21);
+	dlock_acquire_opts o1 = opts(&c1, 0), o2 = opts(&c2, 0);
+	dlock_lock *r1 = new_lock(DLOCK_KIND_READ, 1, path), *r2 = new_lock(DLOCK_KIND_READ, 1, path);
+	dlock_lock *w1 = new_lock(DLOCK_KIND_WRITE, 1, path), *w2 = new_lock(DLOCK_KIND_WRITE, 1, path);
+	dlock_err e;
+
+	CHECK(dlock_lock_acquire(r1, &o1, &e) == DLOCK_OK, "reader 1");
+	CHECK(dlock_lock_acquire(r2, &o2, &e) == DLOCK_OK, "reader 2 shares");
+	CHECK(strstr(dlock_lock_node(r1), "-__READ__"), "read node named as Curator's");
+	CHECK(dlock_lock_acquire(w2, &o2, &e) == DLOCK_ETIMEDOUT, "writer waits for readers");
+	dlock_lock_release(r1, &e);
+	dlock_lock_release(r2, &e);
+	CHECK(dlock_lock_acquire(w1, &o1, &e) == DLOCK_OK, "writer");
+	CHECK(strstr(dlock_lock_node(w1), "-__WRIT__"), "write node named as Curator's");
+	CHECK(dlock_lock_acquire(r2, &o2, &e) == DLOCK_ETIMEDOUT, "reader waits for writer");
+	CHECK(dlock_lock_self_conflict(r1, hosts), "same-process read behind a write conflicts");
+	o1.granted = 1;
+	CHECK(dlock_lock_acquire(r1, &o1, &e) == DLOCK_OK, "downgrade: writer takes read");
+	dlock_lock_release(w1, &e);
+	CHECK(dlock_lock_acquire(r2, &o2, &e) == DLOCK_OK, "after downgrade readers share");
+	CHECK(dlock_lock_acquire(w2, &o2, &e) == DLOCK_ETIMEDOUT, "writer still excluded");
+	dlock_lock_release(r1, &e);
+	dlock_lock_release(r2, &e);
+	dlock_lock_free(r1);
+	dlock_lock_free(r2);
+	dlock_lock_free(w1);
+	dlock_lock_free(w2);
+}
+
+static void test_semaphore(void)
+{
+	const char *path = "/dlock-tests/core/sem";
+	dlock_session_cfg c = cfg_n(30);
+	dlock_acquire_opts o = opts(&c, 0);
+	dlock_lock *l[3];
+	dlock_err e;
+	int i;
+
+	for (i = 0; i < 3; i++) {
+		l[i] = new_lock(DLOCK_KIND_SEMAPHORE, 2, path);
+	}
+	CHECK(dlock_lock_acquire(l[0], &o, &e) == DLOCK_OK, "lease 1");
+	CHECK(dlock_lock_acquire(l[1], &o, &e) == DLOCK_OK, "lease 2");
+	CHECK(dlock_lock_acquire(l[2], &o, &e) == DLOCK_ETIMEDOUT, "no third lease");
+	CHECK(dlock_lock_self_conflict(l[2], hosts), "process holds every lease");
+	dlock_lock_release(l[0], &e);
+	CHECK(dlock_lock_acquire(l[2], &o, &e) == DLOCK_OK, "lease after a release");
+	for (i = 0; i < 3; i++) {
+		dlock_lock_free(l[i]);
+	}
+}
+
+#ifdef DLOCK_FAULT_INJECTION
+static void test_faults(void)
+{
+	const char *path = "/dlock-tests/core/faults";
+	dlock_session_cfg c = cfg_n(40);
+	dlock_acquire_opts o = opts(&c, 5000);
+	dlock_lock *l = new_lock(DLOCK_KIND_MUTEX, 1, path), *h = new_lock(DLOCK_KIND_MUTEX, 1, path);
+	dlock_session_cfg ch = cfg_n(41);
+	dlock_acquire_opts oh = opts(&ch, -1);
+	int rc;
+	dlock_err e;
+
+	dlock_fault_arm(DLOCK_FAULT_CREATE_REPLY_LOST, 1);
+	rc = dlock_lock_acquire(l, &o, &e);
+	CHECK(rc == DLOCK_OK && dlock_fault_fired(DLOCK_FAULT_CREATE_REPLY_LOST) == 1,
+	      "lost create reply: node found by GUID and adopted (%s %s)", dlock_status_name(rc),
+	      e.msg);
+	CHECK(children(path) == 1, "no orphan after a lost create reply (%d)", children(path));
+	CHECK(dlock_lock_verify(l, &e) == DLOCK_OK, "adopted node is ours");
+
+	dlock_fault_arm(DLOCK_FAULT_DELETE_CONNLOSS, 2);
+	CHECK(dlock_lock_release(l, &e) == DLOCK_OK, "release with a failing delete");
+	CHECK(wait_children(path, 0), "the retry thread deleted the node");
+
+	CHECK(dlock_lock_acquire(h, &oh, &e) == DLOCK_OK, "holder for the wait faults");
+	dlock_fault_arm(DLOCK_FAULT_LIST_CONNLOSS, 1);
+	dlock_fault_arm(DLOCK_FAULT_WATCH_CONNLOSS, 1);
+	o.timeout_ms = 300;
+	rc = dlock_lock_acquire(l, &o, &e);
+	CHECK(rc == DLOCK_ETIMEDOUT && dlock_fault_fired(DLOCK_FAULT_LIST_CONNLOSS) == 1 &&
+	          dlock_fault_fired(DLOCK_FAULT_WATCH_CONNLOSS) == 1,
+	      "list and watch losses ridden out (%s)", dlock_status_name(rc));
+	CHECK(children(path) == 1, "waiter's node withdrawn after the timeout");
+	dlock_fault_arm(DLOCK_FAULT_DELETE_CONNLOSS, 1);
+	o.timeout_ms = 200;
+	rc = dlock_lock_acquire(l, &o, &e);
+	CHECK(rc == DLOCK_ETIMEDOUT, "timeout with a failing withdraw");
+	CHECK(wait_children(path, 1), "failed withdraw retried in the background");
+	dlock_lock_release(h, &e);
+	dlock_lock_free(l);
+	dlock_lock_free(h);
+}
+#endif
+
 static void test_unreachable(void)
 {
-	dlock_session_cfg cfg = {"127.0.0.1:1", 4000, 500};
+	dlock_session_cfg cfg = {"127.0.0.1:1", 4000, 500, NULL};
 	dlock_session *s = NULL;
 	dlock_err e;
 	int64_t t0 = dlock_now_ms();
@@ -261,6 +432,7 @@ int main(void)
 	test_paths();
 	test_hosts();
 	test_names();
+	test_rules();
 	hosts = getenv("DLOCK_TEST_HOSTS");
 	if (!hosts || !*hosts) {
 		printf("not ok: DLOCK_TEST_HOSTS is not set; server tests not run\n");
@@ -268,7 +440,13 @@ int main(void)
 	} else {
 		test_server();
 		test_no_herd();
+		test_read_write();
+		test_semaphore();
+#ifdef DLOCK_FAULT_INJECTION
+		test_faults();
+#endif
 		test_unreachable();
+		dlock_pool_shutdown();
 	}
 	printf("%d passed, %d failed\n", passed, failed);
 	return failed ? 1 : 0;

@@ -9,6 +9,7 @@ var_dump($rc->isFinal());
 foreach ($rc->getMethods() as $m) {
     echo $m->getName(), $m->isStatic() ? ' (static)' : '', ': ', $m->getReturnType() ?? '-', "\n";
 }
+var_dump(class_implements(DistributedLock::class), class_implements(DistributedSemaphore::class));
 var_dump(get_parent_class(DistributedLockException::class));
 var_dump(get_parent_class(DistributedLockConnectionException::class));
 var_dump(get_parent_class(DistributedLockLostException::class));
@@ -48,9 +49,19 @@ acquire: bool
 tryAcquire: bool
 release: void
 isAcquired: bool
+checkHeld: void
 getFencingToken: int
 getPath: string
+synchronized: mixed
 participants (static): array
+array(1) {
+  ["DistributedLockInterface"]=>
+  string(24) "DistributedLockInterface"
+}
+array(1) {
+  ["DistributedLockInterface"]=>
+  string(24) "DistributedLockInterface"
+}
 string(16) "RuntimeException"
 string(24) "DistributedLockException"
 string(24) "DistributedLockException"

@@ -20,6 +20,9 @@ echo $l->tryAcquire() ? "got\n" : "busy\n";
 ', [$path]);
 echo dlt_line($c), "\n";
 $a->release();
+/* release() does not wait for the delete's reply; any later call on the same
+ * session is ordered after it, so this listing is a release barrier */
+var_dump(dlt_nodes($path));
 dlt_send($c, 'go');
 echo dlt_line($c), "\n";
 var_dump(dlt_finish($c));
@@ -31,6 +34,7 @@ bool(true)
 bool(false)
 bool(false)
 busy
+int(0)
 got
 int(0)
 int(0)

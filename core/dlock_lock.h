@@ -1,0 +1,83 @@
+/* dlock_lock.h: one contender of a queue lock (mutex, read, write or
+ * semaphore lease), Curator-compatible: an EPHEMERAL_SEQUENTIAL node per
+ * contender, the queue ordered by sequence, every waiter watching exactly one
+ * node chosen by dlock_rule, blocking on its session's condition. */
+#ifndef DLOCK_LOCK_H
+#define DLOCK_LOCK_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "dlock_err.h"
+#include "dlock_rule.h"
+#include "dlock_session.h"
+
+typedef struct dlock_lock dlock_lock;
+
+/* What one acquire needs besides the lock itself. */
+typedef struct dlock_acquire_opts {
+	const dlock_session_cfg *cfg; /* the session to use (from the pool) */
+	const char *data;             /* stored in the node */
+	size_t data_len;              /* bytes of data */
+	int64_t timeout_ms;           /* < 0: wait for ever; 0: one try; > 0: at most that long */
+	const dlock_interrupt *intr;  /* called between wait slices; may be NULL */
+	int granted;                  /* hold as soon as the node exists (read lock taken by the
+	                                 holder of the write lock: a downgrade) */
+} dlock_acquire_opts;
+
+/* Validates `path` and makes an unheld contender of `kind` for it in *out,
+ * owned by the caller (dlock_lock_free). max_leases matters for semaphores
+ * only (>= 1). Nothing touches the server. */
+int dlock_lock_new(dlock_kind kind, int max_leases, const char *path, size_t len, dlock_lock **out,
+                   dlock_err *err);
+
+/* Frees l. A node it still has is deleted first (errors ignored; a failed
+ * delete goes to the session's retry thread); a fork parent's is left alone. */
+void dlock_lock_free(dlock_lock *l);
+
+/* Acquires l. Already held on a live session: counts one more hold. Otherwise
+ * queues a node (parents as containers) and waits for its turn. A connection
+ * loss is ridden out (the create is recovered by its GUID, never duplicated);
+ * a session that dies while waiting is replaced and the node re-queued while
+ * time remains. Returns DLOCK_OK (held), DLOCK_ETIMEDOUT (not held, node
+ * removed), DLOCK_EINTR (stopped by intr; node removed), or an error with no
+ * hold: DLOCK_ECONNECT, DLOCK_ECONNLOSS (still disconnected at the deadline, or
+ * holding on a session whose fate is unknown), DLOCK_ESESSION, DLOCK_EAUTH,
+ * DLOCK_EZK, DLOCK_ENOMEM. */
+int dlock_lock_acquire(dlock_lock *l, const dlock_acquire_opts *o, dlock_err *err);
+
+/* Drops one hold; the last one sends the node's delete without waiting for
+ * the reply (guaranteed: retried after reconnects while the session lives).
+ * Returns DLOCK_OK, DLOCK_ENOTHELD, DLOCK_EFORKED (a fork parent's hold:
+ * forgotten, untouched), DLOCK_ELOST (the session died: local state cleared),
+ * or DLOCK_ECONNLOSS (disconnected past connect_timeout: released locally, the
+ * delete left to the retry thread or to the session's end). */
+int dlock_lock_release(dlock_lock *l, dlock_err *err);
+
+/* Drops every hold at once (request end). Same codes as dlock_lock_release. */
+int dlock_lock_release_all(dlock_lock *l, dlock_err *err);
+
+/* Non-zero while l holds on a session known alive and owned by this process.
+ * When the hold was last confirmed longer ago than a third of the session
+ * timeout (a paused process cannot know), this asks the server first. */
+int dlock_lock_held(dlock_lock *l);
+
+/* Asks the server whether l's node still exists and belongs to l's live
+ * session. Returns DLOCK_OK (certainly held), DLOCK_ENOTHELD, DLOCK_EFORKED,
+ * DLOCK_ELOST (gone or session dead), or DLOCK_ECONNLOSS (cannot tell now). */
+int dlock_lock_verify(dlock_lock *l, dlock_err *err);
+
+/* Hold count (0 when not held), fencing token (czxid of the node; 0 when not
+ * held), kind, path, and the node's full path while it has one (else NULL). */
+unsigned dlock_lock_holds(const dlock_lock *l);
+int64_t dlock_lock_token(const dlock_lock *l);
+dlock_kind dlock_lock_kind(const dlock_lock *l);
+int dlock_lock_max_leases(const dlock_lock *l);
+const char *dlock_lock_path(const dlock_lock *l);
+const char *dlock_lock_node(const dlock_lock *l);
+
+/* Non-zero when another lock of this process holds `path` on the same hosts in
+ * a way that excludes `kind`: a blocking acquire would wait for itself. */
+int dlock_lock_self_conflict(const dlock_lock *l, const char *hosts);
+
+#endif

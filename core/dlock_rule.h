@@ -1,0 +1,54 @@
+/* dlock_rule.h: the pure part of every queue recipe: which child nodes belong
+ * to a lock family, their queue order, and whether a contender holds or whom
+ * it must watch. No I/O; unit-tested in core/tests. */
+#ifndef DLOCK_RULE_H
+#define DLOCK_RULE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Lock kinds; the node name of each is `_c_<guid>-<marker><seq>`, as Curator names them. */
+typedef enum dlock_kind {
+	DLOCK_KIND_MUTEX = 0, /* marker "lock-": exclusive (InterProcessMutex) */
+	DLOCK_KIND_READ,      /* marker "__READ__": shared (InterProcessReadWriteLock) */
+	DLOCK_KIND_WRITE,     /* marker "__WRIT__": exclusive among readers and writers */
+	DLOCK_KIND_SEMAPHORE  /* marker "lease-": at most max_leases holders */
+} dlock_kind;
+
+/* A child node of the lock path, as seen in one listing. */
+typedef struct dlock_entry {
+	const char *name; /* child name (borrowed from the listing) */
+	int32_t seq;      /* parsed sequence number */
+	int writer;       /* excludes everyone (mutex, write, semaphore lease counts) */
+} dlock_entry;
+
+/* The marker of a kind's own nodes. */
+const char *dlock_kind_marker(dlock_kind kind);
+
+/* Parses `name` as a node of kind's family (read and write share a family).
+ * Returns 1 and fills *e, or 0 when the child is not one of the family. */
+int dlock_rule_parse(dlock_kind kind, const char *name, dlock_entry *e);
+
+/* Sorts entries into queue order (sequence, wrap-around aware). */
+void dlock_rule_sort(dlock_entry *entries, size_t n);
+
+/* The verdict for the entry at index `mine` of a sorted queue. */
+typedef struct dlock_verdict {
+	int holds;    /* 1: mine holds the lock now */
+	size_t watch; /* when !holds: index of the one entry to watch */
+	int sure;     /* when !holds: the watched entry's deletion alone makes mine hold
+	                 (no other entry can come ahead: sequence numbers only grow) */
+} dlock_verdict;
+
+/* Decides for `mine`: mutex and write hold at the head of the queue and watch
+ * the entry just ahead; read holds when no writer is ahead and watches the
+ * last writer ahead; semaphore holds among the first max_leases and watches
+ * the entry max_leases places ahead. */
+dlock_verdict dlock_rule_decide(dlock_kind kind, int max_leases, const dlock_entry *q, size_t n,
+                                size_t mine);
+
+/* Non-zero when the entry at `i` of a sorted queue currently holds (for
+ * participants()): same rule as dlock_rule_decide, seen from that entry. */
+int dlock_rule_holds(dlock_kind kind, int max_leases, const dlock_entry *q, size_t n, size_t i);
+
+#endif

@@ -1,0 +1,675 @@
+/* dlock_lock_class.c: the single-lock classes: DistributedLock (a mutex, or
+ * one part of a read-write lock), DistributedSemaphore (same object layout and
+ * methods), and DistributedReadWriteLock, which owns a read and a write part. */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <math.h>
+#include <unistd.h>
+
+#include "php.h"
+#include "zend_exceptions.h"
+#include "zend_interfaces.h"
+
+#include "php_dlock.h"
+#include "php_dlock_int.h"
+
+#define DLOCK_TIMEOUT_MAX 31536000.0 /* one year, in seconds */
+
+static zend_object_handlers dlock_lock_handlers;
+static zend_object_handlers dlock_rw_handlers;
+
+/* ---- object handlers ---------------------------------------------------- */
+
+static zend_object *php_dlock_create(zend_class_entry *ce)
+{
+	php_dlock_obj *o = zend_object_alloc(sizeof(php_dlock_obj), ce);
+
+	zend_object_std_init(&o->std, ce);
+	object_properties_init(&o->std, ce);
+	o->std.handlers = &dlock_lock_handlers;
+	return &o->std;
+}
+
+static void php_dlock_free(zend_object *obj)
+{
+	php_dlock_obj *o = php_dlock_from_obj(obj);
+
+	if (o->sibling) {
+		o->sibling->sibling = NULL;
+		o->sibling = NULL;
+	}
+	if (o->lock) {
+		php_dlock_held_remove(o);
+		dlock_lock_free(o->lock); /* releases a lock still held */
+		o->lock = NULL;
+	}
+	php_dlock_settings_dtor(&o->set);
+	zend_object_std_dtor(obj);
+}
+
+static const char *php_dlock_kind_name(dlock_kind kind)
+{
+	switch (kind) {
+	case DLOCK_KIND_READ:
+		return "read";
+	case DLOCK_KIND_WRITE:
+		return "write";
+	case DLOCK_KIND_SEMAPHORE:
+		return "semaphore";
+	default:
+		return "mutex";
+	}
+}
+
+/* var_dump(): what an operator needs; never the credentials. */
+static HashTable *php_dlock_debug_info(zend_object *obj, int *is_temp)
+{
+	php_dlock_obj *o = php_dlock_from_obj(obj);
+	HashTable *ht = zend_new_array(6);
+	zval zv;
+
+	*is_temp = 1;
+	if (!o->lock) {
+		return ht;
+	}
+	ZVAL_STRING(&zv, dlock_lock_path(o->lock));
+	zend_hash_str_update(ht, "path", sizeof("path") - 1, &zv);
+	ZVAL_STRING(&zv, php_dlock_kind_name(dlock_lock_kind(o->lock)));
+	zend_hash_str_update(ht, "kind", sizeof("kind") - 1, &zv);
+	ZVAL_STR_COPY(&zv, o->set.hosts);
+	zend_hash_str_update(ht, "hosts", sizeof("hosts") - 1, &zv);
+	ZVAL_BOOL(&zv, dlock_lock_held(o->lock));
+	zend_hash_str_update(ht, "acquired", sizeof("acquired") - 1, &zv);
+	ZVAL_LONG(&zv, (zend_long)dlock_lock_holds(o->lock));
+	zend_hash_str_update(ht, "holds", sizeof("holds") - 1, &zv);
+	ZVAL_BOOL(&zv, o->set.auth != NULL);
+	zend_hash_str_update(ht, "auth", sizeof("auth") - 1, &zv);
+	return ht;
+}
+
+static php_dlock_obj *php_dlock_this(zval *zv)
+{
+	php_dlock_obj *o = Z_DLOCK_P(zv);
+
+	if (!o->lock) {
+		zend_throw_error(NULL, "%s object is not initialized", ZSTR_VAL(Z_OBJCE_P(zv)->name));
+		return NULL;
+	}
+	return o;
+}
+
+/* Gives o a core lock of `kind` on `path` with settings parsed from opts. */
+static bool php_dlock_init(php_dlock_obj *o, dlock_kind kind, zend_long max_leases,
+                           zend_string *path, HashTable *opts, uint32_t opts_arg)
+{
+	dlock_err err;
+	int rc;
+
+	php_dlock_settings_init(&o->set);
+	if (opts && !php_dlock_settings_parse(&o->set, opts, opts_arg)) {
+		return false;
+	}
+	rc = dlock_lock_new(kind, (int)max_leases, ZSTR_VAL(path), ZSTR_LEN(path), &o->lock, &err);
+	if (rc == DLOCK_EINVAL) {
+		zend_argument_value_error(1, "%s", err.msg);
+		return false;
+	}
+	if (rc != DLOCK_OK) {
+		php_dlock_throw(rc, &err, NULL);
+		return false;
+	}
+	return true;
+}
+
+/* ---- acquire and release, shared with the multi-lock ------------------- */
+
+bool php_dlock_timeout_arg(double t, bool is_null, uint32_t arg_num, double *out)
+{
+	if (is_null) {
+		*out = -1;
+		return true;
+	}
+	if (!zend_finite(t)) {
+		zend_argument_value_error(arg_num, "must be a finite number of seconds or null");
+		return false;
+	}
+	if (t < 0 || t > DLOCK_TIMEOUT_MAX) {
+		zend_argument_value_error(arg_num, "must be between 0 and %.0f seconds, or null",
+		                          DLOCK_TIMEOUT_MAX);
+		return false;
+	}
+	*out = t;
+	return true;
+}
+
+void php_dlock_obj_acquire(php_dlock_obj *o, double timeout, zval *return_value)
+{
+	dlock_session_cfg cfg;
+	dlock_acquire_opts opts;
+	php_dlock_obj *sib = o->sibling;
+	dlock_kind kind = dlock_lock_kind(o->lock);
+	const char *path = dlock_lock_path(o->lock);
+	zend_string *data;
+	dlock_err err;
+	int64_t cap = -1;
+	int rc;
+
+	dlock_err_clear(&err);
+	if (dlock_lock_holds(o->lock) > 0 && !o->set.reentrant && dlock_lock_held(o->lock)) {
+		zend_throw_exception_ex(dlock_ce_exception, 0,
+		                        "%s: already held by this object, which is not reentrant", path);
+		RETURN_THROWS();
+	}
+	if (kind == DLOCK_KIND_WRITE && sib && dlock_lock_holds(sib->lock) > 0 &&
+	    dlock_lock_holds(o->lock) == 0) {
+		zend_throw_exception_ex(dlock_ce_exception, 0,
+		                        "%s: cannot upgrade a read lock to a write lock (it would wait for "
+		                        "itself); release the read lock first",
+		                        path);
+		RETURN_THROWS();
+	}
+	php_dlock_session_cfg(&o->set, &cfg);
+	opts.granted = kind == DLOCK_KIND_READ && sib && dlock_lock_held(sib->lock);
+	if (timeout < 0 && !opts.granted && dlock_lock_holds(o->lock) == 0 &&
+	    dlock_lock_self_conflict(o->lock, cfg.hosts)) {
+		zend_throw_exception_ex(dlock_ce_exception, 0,
+		                        "%s: this process already holds it through another object; "
+		                        "waiting without a timeout would wait for itself",
+		                        path);
+		RETURN_THROWS();
+	}
+	if (timeout < 0) {
+		cap = php_dlock_wait_cap_ms();
+		opts.timeout_ms = cap;
+	} else {
+		opts.timeout_ms = (int64_t)ceil(timeout * 1000.0);
+	}
+	if (o->set.data) {
+		data = zend_string_copy(o->set.data);
+	} else {
+		char host[256] = "";
+
+		gethostname(host, sizeof(host) - 1);
+		data = zend_strpprintf(0, "%s:%ld", host, (long)getpid());
+	}
+	opts.cfg = &cfg;
+	opts.data = ZSTR_VAL(data);
+	opts.data_len = ZSTR_LEN(data);
+	opts.intr = &php_dlock_intr;
+	rc = dlock_lock_acquire(o->lock, &opts, &err);
+	zend_string_release(data);
+	if (rc == DLOCK_OK) {
+		php_dlock_held_add(o);
+		RETURN_TRUE;
+	}
+	if (EG(exception)) {
+		RETURN_THROWS(); /* a signal handler threw while we waited */
+	}
+	if (rc == DLOCK_ETIMEDOUT && cap >= 0) {
+		zend_throw_exception_ex(dlock_ce_exception, 0,
+		                        "%s: not acquired within %.3f s, the wall-clock cap of acquire() "
+		                        "without a timeout (dlock.max_wait, or max_execution_time when "
+		                        "dlock.max_wait is -1)",
+		                        path, (double)cap / 1000.0);
+		RETURN_THROWS();
+	}
+	if (rc == DLOCK_ETIMEDOUT || rc == DLOCK_EINTR) {
+		RETURN_FALSE; /* EINTR without exception: an execution timeout the VM raises next */
+	}
+	php_dlock_throw(rc, &err, path);
+	RETURN_THROWS();
+}
+
+void php_dlock_obj_release(php_dlock_obj *o)
+{
+	dlock_err err;
+	int rc = dlock_lock_release(o->lock, &err);
+
+	if (dlock_lock_holds(o->lock) == 0) {
+		php_dlock_held_remove(o);
+	}
+	if (rc != DLOCK_OK) {
+		php_dlock_throw(rc, &err, NULL);
+	}
+}
+
+/* ---- DistributedLock (and the DistributedSemaphore aliases) -------------- */
+
+PHP_METHOD(DistributedLock, __construct)
+{
+	php_dlock_obj *o = Z_DLOCK_P(ZEND_THIS);
+	zend_string *path;
+	HashTable *opts = NULL;
+
+	ZEND_PARSE_PARAMETERS_START(1, 2)
+	Z_PARAM_STR(path)
+	Z_PARAM_OPTIONAL
+	Z_PARAM_ARRAY_HT(opts)
+	ZEND_PARSE_PARAMETERS_END();
+
+	if (o->lock) {
+		zend_throw_error(NULL, "DistributedLock object is already initialized");
+		RETURN_THROWS();
+	}
+	if (!php_dlock_init(o, DLOCK_KIND_MUTEX, 1, path, opts, 2)) {
+		RETURN_THROWS();
+	}
+}
+
+PHP_METHOD(DistributedLock, acquire)
+{
+	php_dlock_obj *o;
+	double timeout = 0, t;
+	bool timeout_null = true;
+
+	ZEND_PARSE_PARAMETERS_START(0, 1)
+	Z_PARAM_OPTIONAL
+	Z_PARAM_DOUBLE_OR_NULL(timeout, timeout_null)
+	ZEND_PARSE_PARAMETERS_END();
+
+	if (!(o = php_dlock_this(ZEND_THIS)) || !php_dlock_timeout_arg(timeout, timeout_null, 1, &t)) {
+		RETURN_THROWS();
+	}
+	php_dlock_obj_acquire(o, t, return_value);
+}
+
+PHP_METHOD(DistributedLock, tryAcquire)
+{
+	php_dlock_obj *o;
+
+	ZEND_PARSE_PARAMETERS_NONE();
+	if (!(o = php_dlock_this(ZEND_THIS))) {
+		RETURN_THROWS();
+	}
+	php_dlock_obj_acquire(o, 0, return_value);
+}
+
+PHP_METHOD(DistributedLock, release)
+{
+	php_dlock_obj *o;
+
+	ZEND_PARSE_PARAMETERS_NONE();
+	if (!(o = php_dlock_this(ZEND_THIS))) {
+		RETURN_THROWS();
+	}
+	php_dlock_obj_release(o);
+}
+
+PHP_METHOD(DistributedLock, isAcquired)
+{
+	php_dlock_obj *o;
+
+	ZEND_PARSE_PARAMETERS_NONE();
+	if (!(o = php_dlock_this(ZEND_THIS))) {
+		RETURN_THROWS();
+	}
+	RETURN_BOOL(dlock_lock_held(o->lock));
+}
+
+PHP_METHOD(DistributedLock, checkHeld)
+{
+	php_dlock_obj *o;
+	dlock_err err;
+	int rc;
+
+	ZEND_PARSE_PARAMETERS_NONE();
+	if (!(o = php_dlock_this(ZEND_THIS))) {
+		RETURN_THROWS();
+	}
+	rc = dlock_lock_verify(o->lock, &err);
+	if (rc == DLOCK_ECONNLOSS) {
+		rc = DLOCK_ELOST; /* "not certainly held" is what callers must act on */
+	}
+	if (rc != DLOCK_OK) {
+		php_dlock_throw(rc, &err, NULL);
+		RETURN_THROWS();
+	}
+}
+
+PHP_METHOD(DistributedLock, getFencingToken)
+{
+	php_dlock_obj *o;
+	dlock_err err;
+
+	ZEND_PARSE_PARAMETERS_NONE();
+	if (!(o = php_dlock_this(ZEND_THIS))) {
+		RETURN_THROWS();
+	}
+	if (!dlock_lock_held(o->lock)) {
+		dlock_err_set(&err, DLOCK_ENOTHELD, 0, "lock %s is not held: no fencing token",
+		              dlock_lock_path(o->lock));
+		php_dlock_throw(DLOCK_ENOTHELD, &err, NULL);
+		RETURN_THROWS();
+	}
+	RETURN_LONG((zend_long)dlock_lock_token(o->lock));
+}
+
+PHP_METHOD(DistributedLock, getPath)
+{
+	php_dlock_obj *o;
+
+	ZEND_PARSE_PARAMETERS_NONE();
+	if (!(o = php_dlock_this(ZEND_THIS))) {
+		RETURN_THROWS();
+	}
+	RETURN_STRING(dlock_lock_path(o->lock));
+}
+
+PHP_METHOD(DistributedLock, synchronized)
+{
+	zend_fcall_info fci;
+	zend_fcall_info_cache fcc;
+	php_dlock_obj *o;
+	double timeout = 0, t;
+	bool timeout_null = true;
+	zval acquired;
+
+	ZEND_PARSE_PARAMETERS_START(1, 2)
+	Z_PARAM_FUNC(fci, fcc)
+	Z_PARAM_OPTIONAL
+	Z_PARAM_DOUBLE_OR_NULL(timeout, timeout_null)
+	ZEND_PARSE_PARAMETERS_END();
+
+	if (!(o = php_dlock_this(ZEND_THIS)) || !php_dlock_timeout_arg(timeout, timeout_null, 2, &t)) {
+		RETURN_THROWS();
+	}
+	php_dlock_obj_acquire(o, t, &acquired);
+	if (EG(exception)) {
+		RETURN_THROWS();
+	}
+	if (Z_TYPE(acquired) != IS_TRUE) {
+		zend_throw_exception_ex(dlock_ce_exception, 0, "%s: not acquired within %.3f s",
+		                        dlock_lock_path(o->lock), t);
+		RETURN_THROWS();
+	}
+	fci.retval = return_value;
+	zend_call_function(&fci, &fcc);
+	if (EG(exception)) {
+		/* the callback's exception wins; a failing release must not mask it */
+		dlock_lock_release(o->lock, NULL);
+		if (dlock_lock_holds(o->lock) == 0) {
+			php_dlock_held_remove(o);
+		}
+		return;
+	}
+	php_dlock_obj_release(o);
+}
+
+/* Lists a queue for participants(); options as for the lock. */
+static void php_dlock_participants(dlock_kind kind, zend_long max_leases, zend_string *path,
+                                   HashTable *opts, uint32_t opts_arg, zval *return_value)
+{
+	php_dlock_settings set;
+	dlock_session_cfg cfg;
+	dlock_session *s = NULL;
+	dlock_participant *list = NULL;
+	size_t n = 0, i;
+	dlock_err err;
+	int rc;
+
+	if (dlock_path_validate(ZSTR_VAL(path), ZSTR_LEN(path), &err) != DLOCK_OK) {
+		zend_argument_value_error(1, "%s", err.msg);
+		RETURN_THROWS();
+	}
+	php_dlock_settings_init(&set);
+	if (opts && !php_dlock_settings_parse(&set, opts, opts_arg)) {
+		php_dlock_settings_dtor(&set);
+		RETURN_THROWS();
+	}
+	php_dlock_session_cfg(&set, &cfg);
+	rc = dlock_pool_get(&cfg, &php_dlock_intr, &s, &err);
+	if (rc == DLOCK_OK) {
+		rc = dlock_queue_list(s, kind, (int)max_leases, ZSTR_VAL(path), &list, &n, &err);
+		dlock_session_unref(s);
+	}
+	php_dlock_settings_dtor(&set);
+	if (rc != DLOCK_OK) {
+		if (!EG(exception)) {
+			php_dlock_throw(rc, &err, ZSTR_VAL(path));
+		}
+		RETURN_THROWS();
+	}
+	array_init_size(return_value, (uint32_t)n);
+	for (i = 0; i < n; i++) {
+		zval entry;
+
+		array_init_size(&entry, 5);
+		add_assoc_string(&entry, "node", list[i].name);
+		add_assoc_stringl(&entry, "data", list[i].data, list[i].data_len);
+		add_assoc_long(&entry, "token", (zend_long)list[i].token);
+		add_assoc_bool(&entry, "holder", list[i].holder);
+		if (kind == DLOCK_KIND_READ) {
+			add_assoc_string(&entry, "type", list[i].writer ? "write" : "read");
+		}
+		add_next_index_zval(return_value, &entry);
+	}
+	dlock_queue_free(list, n);
+}
+
+PHP_METHOD(DistributedLock, participants)
+{
+	zend_string *path;
+	HashTable *opts = NULL;
+
+	ZEND_PARSE_PARAMETERS_START(1, 2)
+	Z_PARAM_STR(path)
+	Z_PARAM_OPTIONAL
+	Z_PARAM_ARRAY_HT(opts)
+	ZEND_PARSE_PARAMETERS_END();
+
+	php_dlock_participants(DLOCK_KIND_MUTEX, 1, path, opts, 2, return_value);
+}
+
+/* ---- DistributedSemaphore ----------------------------------------------- */
+
+static bool php_dlock_leases_arg(zend_long max_leases)
+{
+	if (max_leases < 1 || max_leases > INT32_MAX) {
+		zend_argument_value_error(2, "must be between 1 and %d", INT32_MAX);
+		return false;
+	}
+	return true;
+}
+
+PHP_METHOD(DistributedSemaphore, __construct)
+{
+	php_dlock_obj *o = Z_DLOCK_P(ZEND_THIS);
+	zend_string *path;
+	zend_long max_leases;
+	HashTable *opts = NULL;
+
+	ZEND_PARSE_PARAMETERS_START(2, 3)
+	Z_PARAM_STR(path)
+	Z_PARAM_LONG(max_leases)
+	Z_PARAM_OPTIONAL
+	Z_PARAM_ARRAY_HT(opts)
+	ZEND_PARSE_PARAMETERS_END();
+
+	if (o->lock) {
+		zend_throw_error(NULL, "DistributedSemaphore object is already initialized");
+		RETURN_THROWS();
+	}
+	if (!php_dlock_leases_arg(max_leases) ||
+	    !php_dlock_init(o, DLOCK_KIND_SEMAPHORE, max_leases, path, opts, 3)) {
+		RETURN_THROWS();
+	}
+}
+
+PHP_METHOD(DistributedSemaphore, getMaxLeases)
+{
+	php_dlock_obj *o;
+
+	ZEND_PARSE_PARAMETERS_NONE();
+	if (!(o = php_dlock_this(ZEND_THIS))) {
+		RETURN_THROWS();
+	}
+	RETURN_LONG(dlock_lock_max_leases(o->lock));
+}
+
+PHP_METHOD(DistributedSemaphore, participants)
+{
+	zend_string *path;
+	zend_long max_leases;
+	HashTable *opts = NULL;
+
+	ZEND_PARSE_PARAMETERS_START(2, 3)
+	Z_PARAM_STR(path)
+	Z_PARAM_LONG(max_leases)
+	Z_PARAM_OPTIONAL
+	Z_PARAM_ARRAY_HT(opts)
+	ZEND_PARSE_PARAMETERS_END();
+
+	if (!php_dlock_leases_arg(max_leases)) {
+		RETURN_THROWS();
+	}
+	php_dlock_participants(DLOCK_KIND_SEMAPHORE, max_leases, path, opts, 3, return_value);
+}
+
+/* ---- DistributedReadWriteLock -------------------------------------------- */
+
+static zend_object *php_dlock_rw_create(zend_class_entry *ce)
+{
+	php_dlock_rw_obj *o = zend_object_alloc(sizeof(php_dlock_rw_obj), ce);
+
+	zend_object_std_init(&o->std, ce);
+	object_properties_init(&o->std, ce);
+	o->std.handlers = &dlock_rw_handlers;
+	return &o->std;
+}
+
+static void php_dlock_rw_free(zend_object *obj)
+{
+	php_dlock_rw_obj *o = php_dlock_rw_from_obj(obj);
+
+	if (o->read) {
+		OBJ_RELEASE(o->read);
+	}
+	if (o->write) {
+		OBJ_RELEASE(o->write);
+	}
+	zend_object_std_dtor(obj);
+}
+
+static HashTable *php_dlock_rw_get_gc(zend_object *obj, zval **table, int *n)
+{
+	php_dlock_rw_obj *o = php_dlock_rw_from_obj(obj);
+	zend_get_gc_buffer *buf = zend_get_gc_buffer_create();
+
+	if (o->read) {
+		zend_get_gc_buffer_add_obj(buf, o->read);
+	}
+	if (o->write) {
+		zend_get_gc_buffer_add_obj(buf, o->write);
+	}
+	zend_get_gc_buffer_use(buf, table, n);
+	return NULL;
+}
+
+static php_dlock_rw_obj *php_dlock_rw_this(zval *zv)
+{
+	php_dlock_rw_obj *o = Z_DLOCK_RW_P(zv);
+
+	if (!o->read) {
+		zend_throw_error(NULL, "DistributedReadWriteLock object is not initialized");
+		return NULL;
+	}
+	return o;
+}
+
+PHP_METHOD(DistributedReadWriteLock, __construct)
+{
+	php_dlock_rw_obj *o = Z_DLOCK_RW_P(ZEND_THIS);
+	zend_string *path;
+	HashTable *opts = NULL;
+	zval zr, zw;
+
+	ZEND_PARSE_PARAMETERS_START(1, 2)
+	Z_PARAM_STR(path)
+	Z_PARAM_OPTIONAL
+	Z_PARAM_ARRAY_HT(opts)
+	ZEND_PARSE_PARAMETERS_END();
+
+	if (o->read) {
+		zend_throw_error(NULL, "DistributedReadWriteLock object is already initialized");
+		RETURN_THROWS();
+	}
+	object_init_ex(&zr, dlock_ce_lock);
+	object_init_ex(&zw, dlock_ce_lock);
+	if (!php_dlock_init(Z_DLOCK_P(&zr), DLOCK_KIND_READ, 1, path, opts, 2) ||
+	    !php_dlock_init(Z_DLOCK_P(&zw), DLOCK_KIND_WRITE, 1, path, opts, 2)) {
+		zval_ptr_dtor(&zr);
+		zval_ptr_dtor(&zw);
+		RETURN_THROWS();
+	}
+	Z_DLOCK_P(&zr)->sibling = Z_DLOCK_P(&zw);
+	Z_DLOCK_P(&zw)->sibling = Z_DLOCK_P(&zr);
+	o->read = Z_OBJ(zr);
+	o->write = Z_OBJ(zw);
+}
+
+PHP_METHOD(DistributedReadWriteLock, readLock)
+{
+	php_dlock_rw_obj *o;
+
+	ZEND_PARSE_PARAMETERS_NONE();
+	if (!(o = php_dlock_rw_this(ZEND_THIS))) {
+		RETURN_THROWS();
+	}
+	RETURN_OBJ_COPY(o->read);
+}
+
+PHP_METHOD(DistributedReadWriteLock, writeLock)
+{
+	php_dlock_rw_obj *o;
+
+	ZEND_PARSE_PARAMETERS_NONE();
+	if (!(o = php_dlock_rw_this(ZEND_THIS))) {
+		RETURN_THROWS();
+	}
+	RETURN_OBJ_COPY(o->write);
+}
+
+PHP_METHOD(DistributedReadWriteLock, getPath)
+{
+	php_dlock_rw_obj *o;
+
+	ZEND_PARSE_PARAMETERS_NONE();
+	if (!(o = php_dlock_rw_this(ZEND_THIS))) {
+		RETURN_THROWS();
+	}
+	RETURN_STRING(dlock_lock_path(php_dlock_from_obj(o->read)->lock));
+}
+
+PHP_METHOD(DistributedReadWriteLock, participants)
+{
+	zend_string *path;
+	HashTable *opts = NULL;
+
+	ZEND_PARSE_PARAMETERS_START(1, 2)
+	Z_PARAM_STR(path)
+	Z_PARAM_OPTIONAL
+	Z_PARAM_ARRAY_HT(opts)
+	ZEND_PARSE_PARAMETERS_END();
+
+	php_dlock_participants(DLOCK_KIND_READ, 1, path, opts, 2, return_value);
+}
+
+void php_dlock_lock_classes_init(void)
+{
+	dlock_ce_lock->create_object = php_dlock_create;
+	dlock_ce_semaphore->create_object = php_dlock_create;
+	memcpy(&dlock_lock_handlers, zend_get_std_object_handlers(), sizeof(zend_object_handlers));
+	dlock_lock_handlers.offset = XtOffsetOf(php_dlock_obj, std);
+	dlock_lock_handlers.free_obj = php_dlock_free;
+	dlock_lock_handlers.clone_obj = NULL;
+	dlock_lock_handlers.get_debug_info = php_dlock_debug_info;
+
+	dlock_ce_rw->create_object = php_dlock_rw_create;
+	memcpy(&dlock_rw_handlers, zend_get_std_object_handlers(), sizeof(zend_object_handlers));
+	dlock_rw_handlers.offset = XtOffsetOf(php_dlock_rw_obj, std);
+	dlock_rw_handlers.free_obj = php_dlock_rw_free;
+	dlock_rw_handlers.clone_obj = NULL;
+	dlock_rw_handlers.get_gc = php_dlock_rw_get_gc;
+}

@@ -1,0 +1,103 @@
+/* php_dlock_int.h: what the glue files share: object layouts, class entries,
+ * and the helpers dlock.c provides (exceptions, options, waiting, held locks). */
+#ifndef PHP_DLOCK_INT_H
+#define PHP_DLOCK_INT_H
+
+#include "php.h"
+#include "core/dlock_core.h"
+
+/* Connection settings and node data, from the options array and INI. */
+typedef struct php_dlock_settings {
+	zend_string *hosts;        /* connect string */
+	zend_long session_timeout; /* ms */
+	double connect_timeout;    /* s */
+	zend_string *auth;         /* "user:password" (digest) or NULL; never shown */
+	zend_string *data;         /* node data; NULL: "hostname:pid" at acquire time */
+	bool reentrant;            /* a second acquire() counts (true) or throws (false) */
+} php_dlock_settings;
+
+/* A DistributedLock (mutex, or a read/write part) or DistributedSemaphore. */
+typedef struct php_dlock_obj {
+	dlock_lock *lock;              /* the core contender; NULL until constructed */
+	php_dlock_settings set;        /* owned strings */
+	struct php_dlock_obj *sibling; /* read-write parts: the other part (not counted) */
+	zend_object std;
+} php_dlock_obj;
+
+/* A DistributedReadWriteLock: owns its two parts. */
+typedef struct php_dlock_rw_obj {
+	zend_object *read;  /* DistributedLock of kind read (counted) or NULL */
+	zend_object *write; /* DistributedLock of kind write (counted) or NULL */
+	zend_object std;
+} php_dlock_rw_obj;
+
+/* A DistributedMultiLock. */
+typedef struct php_dlock_multi_obj {
+	zend_object **locks; /* php_dlock_obj objects in acquisition order (counted) */
+	uint32_t count;      /* number of locks; 0 until constructed */
+	zend_object std;
+} php_dlock_multi_obj;
+
+static inline php_dlock_obj *php_dlock_from_obj(zend_object *obj)
+{
+	return (php_dlock_obj *)((char *)obj - XtOffsetOf(php_dlock_obj, std));
+}
+
+static inline php_dlock_rw_obj *php_dlock_rw_from_obj(zend_object *obj)
+{
+	return (php_dlock_rw_obj *)((char *)obj - XtOffsetOf(php_dlock_rw_obj, std));
+}
+
+static inline php_dlock_multi_obj *php_dlock_multi_from_obj(zend_object *obj)
+{
+	return (php_dlock_multi_obj *)((char *)obj - XtOffsetOf(php_dlock_multi_obj, std));
+}
+
+#define Z_DLOCK_P(zv)       php_dlock_from_obj(Z_OBJ_P(zv))
+#define Z_DLOCK_RW_P(zv)    php_dlock_rw_from_obj(Z_OBJ_P(zv))
+#define Z_DLOCK_MULTI_P(zv) php_dlock_multi_from_obj(Z_OBJ_P(zv))
+
+extern zend_class_entry *dlock_ce_interface;
+extern zend_class_entry *dlock_ce_lock;
+extern zend_class_entry *dlock_ce_rw;
+extern zend_class_entry *dlock_ce_semaphore;
+extern zend_class_entry *dlock_ce_multi;
+extern zend_class_entry *dlock_ce_exception;
+extern zend_class_entry *dlock_ce_connection_exception;
+extern zend_class_entry *dlock_ce_lost_exception;
+
+/* dlock.c: the one place where core status codes become exceptions; `path`
+ * (may be NULL) prefixes the message. */
+void php_dlock_throw(int status, const dlock_err *err, const char *path);
+
+/* dlock.c: settings from INI, then the options array (arg_num for messages).
+ * On false an exception is set and *set must still be destroyed. */
+void php_dlock_settings_init(php_dlock_settings *set);
+bool php_dlock_settings_parse(php_dlock_settings *set, HashTable *opts, uint32_t arg_num);
+void php_dlock_settings_dtor(php_dlock_settings *set);
+void php_dlock_session_cfg(const php_dlock_settings *set, dlock_session_cfg *cfg);
+
+/* dlock.c: the interrupt hook for waits (pcntl handlers, execution timeout). */
+extern const dlock_interrupt php_dlock_intr;
+
+/* dlock.c: wall-clock cap (ms) of an acquire() without timeout; < 0: none. */
+int64_t php_dlock_wait_cap_ms(void);
+
+/* dlock.c: this request's held locks, released at request end. */
+void php_dlock_held_add(php_dlock_obj *o);
+void php_dlock_held_remove(php_dlock_obj *o);
+
+/* dlock_lock_class.c: shared by the multi-lock. timeout < 0: none (capped).
+ * Sets return_value to true/false or throws. */
+void php_dlock_obj_acquire(php_dlock_obj *o, double timeout, zval *return_value);
+/* Releases one hold; throws on failure. */
+void php_dlock_obj_release(php_dlock_obj *o);
+/* Converts a timeout argument (null allowed) into seconds (< 0: none); false
+ * with a ValueError set when invalid. */
+bool php_dlock_timeout_arg(double t, bool is_null, uint32_t arg_num, double *out);
+
+/* Class set-up, called from MINIT. */
+void php_dlock_lock_classes_init(void);
+void php_dlock_multi_class_init(void);
+
+#endif
