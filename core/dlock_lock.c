@@ -254,7 +254,7 @@ static int lock_create(dlock_lock *l, dlock_session *s, const dlock_acquire_opts
 	size_t cap = strlen(l->path) + 80;
 	char *prefix = malloc(cap), *created = malloc(cap + 16);
 	struct Stat st;
-	int rc, zrc, tries;
+	int rc, zrc, tries, pending = 0;
 
 	if (!prefix || !created) {
 		rc = dlock_err_set(err, DLOCK_ENOMEM, 0, "out of memory");
@@ -266,6 +266,20 @@ static int lock_create(dlock_lock *l, dlock_session *s, const dlock_acquire_opts
 	}
 	snprintf(prefix, cap, "%s/_c_%s-%s", l->path, l->guid, dlock_kind_marker(l->kind));
 	for (tries = 0; tries < DLOCK_CREATE_TRIES; tries++) {
+		if (pending) { /* a create may have succeeded unseen: look for it first */
+			rc = lock_ride_out(s, deadline, o->intr, err);
+			if (rc != DLOCK_OK) {
+				break;
+			}
+			rc = lock_find_own(l, s, o->cfg->hosts, err);
+			if (rc == DLOCK_ECONNLOSS) {
+				continue; /* the connection flapped again: ride it out again */
+			}
+			if (rc != DLOCK_OK || l->node) {
+				break;
+			}
+			pending = 0;
+		}
 		zrc = zoo_create2(zh, prefix, o->data, (int)o->data_len, dlock_session_acl(s),
 		                  ZOO_EPHEMERAL_SEQUENTIAL, created, (int)(cap + 16), &st);
 		if (zrc == ZOK && dlock_fault_hit(DLOCK_FAULT_CREATE_REPLY_LOST)) {
@@ -274,32 +288,35 @@ static int lock_create(dlock_lock *l, dlock_session *s, const dlock_acquire_opts
 		if (zrc == ZOK) {
 			lock_adopt(l, s, created, st.czxid, o->cfg->hosts);
 			created = NULL;
-			goto done;
+			rc = DLOCK_OK;
+			break;
 		}
-		if (zrc == ZNONODE) {
-			rc = lock_make_parents(l, s, err);
-		} else if (is_connloss(zrc)) {
-			rc = lock_ride_out(s, deadline, o->intr, err);
-			if (rc == DLOCK_OK) {
-				rc = lock_find_own(l, s, o->cfg->hosts, err);
-				if (rc == DLOCK_OK && l->node) {
-					goto done;
-				}
-			}
-			if (rc != DLOCK_OK && rc != DLOCK_ESESSION) {
-				/* the node may exist: the retry thread removes it by its GUID */
-				dlock_session_delete_later(s, l->path, l->guid);
-			}
-		} else {
+		if (is_connloss(zrc)) {
+			pending = 1;
+			continue;
+		}
+		if (zrc != ZNONODE) {
 			rc = dlock_err_set(err, dlock_err_from_zk(zrc), zrc,
 			                   "cannot create a lock node under %.128s: %s", l->path, zerror(zrc));
+			break;
+		}
+		rc = lock_make_parents(l, s, err);
+		if (rc == DLOCK_ECONNLOSS) {
+			rc = lock_ride_out(s, deadline, o->intr, err);
 		}
 		if (rc != DLOCK_OK) {
-			goto done;
+			break;
 		}
 	}
-	rc = dlock_err_set(err, DLOCK_EZK, 0, "cannot create a lock node under %.128s after %d tries",
-	                   l->path, DLOCK_CREATE_TRIES);
+	if (tries == DLOCK_CREATE_TRIES) {
+		rc = dlock_err_set(err, DLOCK_ECONNLOSS, ZCONNECTIONLOSS,
+		                   "cannot create a lock node under %.128s after %d tries", l->path,
+		                   DLOCK_CREATE_TRIES);
+	}
+	if (rc != DLOCK_OK && pending && rc != DLOCK_ESESSION) {
+		/* the node may exist: the retry thread removes it by its GUID */
+		dlock_session_delete_later(s, l->path, l->guid);
+	}
 done:
 	free(prefix);
 	free(created);

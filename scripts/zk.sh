@@ -6,6 +6,8 @@
 #   scripts/zk.sh stop [PORT|BASE]      stops what start/start-ensemble started, by pid
 #   scripts/zk.sh kill-leader BASE      kill -9 the ensemble's leader, prints its node id
 #   scripts/zk.sh restart-node BASE ID  restarts one stopped ensemble node
+#   scripts/zk.sh crash PORT            kill -9 a standalone server, keeping its data
+#   scripts/zk.sh resume PORT           start a crashed standalone server on its old data
 #   scripts/zk.sh mode PORT             prints leader/follower/standalone
 #
 # State lives in ${DLOCK_ZK_STATE:-/tmp/dlock-zk}/<port>/ (config, data, pid, log).
@@ -139,11 +141,25 @@ restart-node)
 	launch "$dir" org.apache.zookeeper.server.quorum.QuorumPeerMain
 	wait_serving "$(cat "$dir/port")" 60 || die "node $i did not come back"
 	;;
+crash)
+	port=${2:-21810}
+	dir=$STATE_ROOT/$port
+	[[ -f "$dir/pid" ]] || die "no server on port $port"
+	kill -9 "$(cat "$dir/pid")"
+	rm -f "$dir/pid"
+	;;
+resume)
+	port=${2:-21810}
+	dir=$STATE_ROOT/$port
+	[[ -f "$dir/zoo.cfg" ]] || die "no server state for port $port"
+	launch "$dir" org.apache.zookeeper.server.ZooKeeperServerMain
+	wait_serving "$port" 30 || die "server on port $port did not come back"
+	;;
 mode)
 	mode "${2:-21810}"
 	;;
 *)
-	sed -n '2,12p' "$0" >&2
+	sed -n '2,14p' "$0" >&2
 	exit 2
 	;;
 esac
