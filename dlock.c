@@ -111,6 +111,8 @@ STD_PHP_INI_ENTRY("dlock.hosts", "127.0.0.1:2181", PHP_INI_ALL, OnUpdateDlockHos
 PHP_INI_ENTRY("dlock.session_timeout", "10000", PHP_INI_ALL, OnUpdateDlockSessionTimeout)
 PHP_INI_ENTRY("dlock.connect_timeout", "5", PHP_INI_ALL, OnUpdateDlockSeconds)
 PHP_INI_ENTRY1("dlock.max_wait", "-1", PHP_INI_ALL, OnUpdateDlockSeconds, (void *)1)
+STD_PHP_INI_BOOLEAN("dlock.async_release", "1", PHP_INI_ALL, OnUpdateBool, async_release,
+                    zend_dlock_globals, dlock_globals)
 STD_PHP_INI_ENTRY("dlock.log_file", "", PHP_INI_SYSTEM, OnUpdateString, log_file,
                   zend_dlock_globals, dlock_globals)
 PHP_INI_END()
@@ -379,7 +381,7 @@ static PHP_RSHUTDOWN_FUNCTION(dlock)
 	{
 		php_dlock_obj *o = Z_PTR_P(zv);
 
-		dlock_lock_release_all(o->lock, NULL);
+		dlock_lock_release_all(o->lock, 0, NULL);
 	}
 	ZEND_HASH_FOREACH_END();
 	zend_hash_destroy(&DLOCK_G(held));

@@ -225,7 +225,7 @@ void php_dlock_obj_acquire(php_dlock_obj *o, double timeout, zval *return_value)
 void php_dlock_obj_release(php_dlock_obj *o)
 {
 	dlock_err err;
-	int rc = dlock_lock_release(o->lock, &err);
+	int rc = dlock_lock_release(o->lock, !DLOCK_G(async_release), &err);
 
 	if (dlock_lock_holds(o->lock) == 0) {
 		php_dlock_held_remove(o);
@@ -388,7 +388,7 @@ PHP_METHOD(DistributedLock, synchronized)
 	zend_call_function(&fci, &fcc);
 	if (EG(exception)) {
 		/* the callback's exception wins; a failing release must not mask it */
-		dlock_lock_release(o->lock, NULL);
+		dlock_lock_release(o->lock, 0, NULL);
 		if (dlock_lock_holds(o->lock) == 0) {
 			php_dlock_held_remove(o);
 		}

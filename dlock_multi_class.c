@@ -162,7 +162,7 @@ static void php_dlock_multi_unwind(php_dlock_multi_obj *o, uint32_t upto)
 	while (upto-- > 0) {
 		php_dlock_obj *l = php_dlock_multi_at(o, upto);
 
-		dlock_lock_release(l->lock, NULL);
+		dlock_lock_release(l->lock, 0, NULL);
 		if (dlock_lock_holds(l->lock) == 0) {
 			php_dlock_held_remove(l);
 		}

@@ -4,6 +4,7 @@
  * may never return, see dlock_interrupt_fn) lives in the lock, not the stack. */
 #include "dlock_lock.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -244,11 +245,114 @@ static int is_connloss(int zrc)
 	return zrc == ZCONNECTIONLOSS || zrc == ZOPERATIONTIMEOUT;
 }
 
+/* A create and a children listing sent back to back (one round trip): the
+ * server handles a session's requests in order, so the listing includes the
+ * node just created. Filled by the two completions on the completion thread,
+ * which only copy the results and signal; the caller waits for both (they
+ * always come: a connection loss completes them at once). */
+typedef struct pipelined {
+	pthread_mutex_t mu;         /* guards the fields below */
+	pthread_cond_t cv;          /* signalled by each completion */
+	int pending;                /* completions still to come */
+	int create_rc;              /* result of the create */
+	char *created;              /* path of the created node (owned) */
+	int64_t czxid;              /* its creation zxid */
+	int list_rc;                /* result of the listing */
+	struct String_vector kids;  /* the listing (owned; deallocate_String_vector) */
+} pipelined;
+
+static void pipelined_done(pipelined *p)
+{
+	pthread_mutex_lock(&p->mu);
+	p->pending--;
+	pthread_cond_signal(&p->cv);
+	pthread_mutex_unlock(&p->mu);
+}
+
+static void pipelined_created(int rc, const char *value, const struct Stat *stat, const void *data)
+{
+	pipelined *p = (pipelined *)data;
+
+	p->create_rc = rc;
+	if (rc == ZOK) {
+		p->created = value ? strdup(value) : NULL;
+		p->czxid = stat ? stat->czxid : 0;
+		if (!p->created) {
+			p->create_rc = ZSYSTEMERROR;
+		}
+	}
+	pipelined_done(p);
+}
+
+static void pipelined_listed(int rc, const struct String_vector *strings, const void *data)
+{
+	pipelined *p = (pipelined *)data;
+	int i;
+
+	p->list_rc = rc;
+	if (rc == ZOK && strings) {
+		p->kids.data = calloc((size_t)strings->count + 1, sizeof(char *));
+		for (i = 0; p->kids.data && i < strings->count; i++) {
+			if (!(p->kids.data[i] = strdup(strings->data[i]))) {
+				break;
+			}
+			p->kids.count = i + 1;
+		}
+		if (!p->kids.data || p->kids.count != strings->count) {
+			p->list_rc = ZSYSTEMERROR;
+		}
+	}
+	pipelined_done(p);
+}
+
+/* Sends create(prefix) and get_children(l->path) together and waits for both.
+ * Returns the create's code; on ZOK created and czxid are set and, when the
+ * listing succeeded too, *kids holds it (else kids->data is NULL). */
+static int lock_create_pipelined(dlock_lock *l, dlock_session *s, const char *prefix,
+                                 const dlock_acquire_opts *o, char **created, int64_t *czxid,
+                                 struct String_vector *kids)
+{
+	zhandle_t *zh = dlock_session_zh(s);
+	pipelined p;
+	int zrc;
+
+	memset(&p, 0, sizeof(p));
+	pthread_mutex_init(&p.mu, NULL);
+	pthread_cond_init(&p.cv, NULL);
+	p.pending = 2;
+	zrc = zoo_acreate2(zh, prefix, o->data, (int)o->data_len, dlock_session_acl(s),
+	                   ZOO_EPHEMERAL_SEQUENTIAL, pipelined_created, &p);
+	if (zrc != ZOK) {
+		p.pending = 0;
+		p.create_rc = zrc;
+	} else if (zoo_aget_children(zh, l->path, 0, pipelined_listed, &p) != ZOK) {
+		p.pending--;
+		p.list_rc = ZSYSTEMERROR;
+	}
+	pthread_mutex_lock(&p.mu);
+	while (p.pending > 0) {
+		pthread_cond_wait(&p.cv, &p.mu);
+	}
+	pthread_mutex_unlock(&p.mu);
+	pthread_cond_destroy(&p.cv);
+	pthread_mutex_destroy(&p.mu);
+	*created = p.created;
+	*czxid = p.czxid;
+	if (p.create_rc == ZOK && p.list_rc == ZOK) {
+		*kids = p.kids;
+	} else {
+		deallocate_String_vector(&p.kids);
+		kids->count = 0;
+		kids->data = NULL;
+	}
+	return p.create_rc;
+}
+
 /* Creates our node `<path>/_c_<guid>-<marker><seq>` (creating parents when
  * missing) and adopts it, riding out connection losses without ever leaving a
  * second node behind. */
 static int lock_create(dlock_lock *l, dlock_session *s, const dlock_acquire_opts *o,
-                       int64_t deadline, dlock_err *err)
+                       int64_t deadline, struct String_vector *first, dlock_err *err)
 {
 	zhandle_t *zh = dlock_session_zh(s);
 	size_t cap = strlen(l->path) + 80;
@@ -280,10 +384,30 @@ static int lock_create(dlock_lock *l, dlock_session *s, const dlock_acquire_opts
 			}
 			pending = 0;
 		}
-		zrc = zoo_create2(zh, prefix, o->data, (int)o->data_len, dlock_session_acl(s),
-		                  ZOO_EPHEMERAL_SEQUENTIAL, created, (int)(cap + 16), &st);
-		if (zrc == ZOK && dlock_fault_hit(DLOCK_FAULT_CREATE_REPLY_LOST)) {
-			zrc = ZCONNECTIONLOSS; /* the node exists, but we "never saw" the reply */
+		if (tries == 0) {
+			char *got = NULL;
+			int64_t czxid = 0;
+
+			zrc = lock_create_pipelined(l, s, prefix, o, &got, &czxid, first);
+			if (zrc == ZOK && dlock_fault_hit(DLOCK_FAULT_CREATE_REPLY_LOST)) {
+				free(got); /* the node exists, but we "never saw" the reply */
+				got = NULL;
+				deallocate_String_vector(first);
+				first->data = NULL;
+				zrc = ZCONNECTIONLOSS;
+			}
+			if (zrc == ZOK) {
+				lock_adopt(l, s, got, czxid, o->cfg->hosts);
+				rc = DLOCK_OK;
+				break;
+			}
+			free(got);
+		} else {
+			zrc = zoo_create2(zh, prefix, o->data, (int)o->data_len, dlock_session_acl(s),
+			                  ZOO_EPHEMERAL_SEQUENTIAL, created, (int)(cap + 16), &st);
+			if (zrc == ZOK && dlock_fault_hit(DLOCK_FAULT_CREATE_REPLY_LOST)) {
+				zrc = ZCONNECTIONLOSS;
+			}
 		}
 		if (zrc == ZOK) {
 			lock_adopt(l, s, created, st.czxid, o->cfg->hosts);
@@ -326,7 +450,8 @@ done:
 /* One look at the queue: lists the children, orders them and decides. On
  * return with DLOCK_OK, *holds says whether we hold; otherwise l->watch names
  * the node to watch and *sure whether its deletion alone lets us hold. */
-static int lock_look(dlock_lock *l, int granted, int *holds, int *sure, dlock_err *err)
+static int lock_look(dlock_lock *l, int granted, struct String_vector *first, int *holds,
+                     int *sure, dlock_err *err)
 {
 	struct String_vector kids = {0, NULL};
 	const char *mine = strrchr(l->node, '/') + 1;
@@ -335,9 +460,16 @@ static int lock_look(dlock_lock *l, int granted, int *holds, int *sure, dlock_er
 	dlock_verdict v;
 	int zrc, rc = DLOCK_OK;
 
-	zrc = dlock_fault_hit(DLOCK_FAULT_LIST_CONNLOSS)
-	          ? ZCONNECTIONLOSS
-	          : zoo_get_children(dlock_session_zh(l->sess), l->path, 0, &kids);
+	if (first && first->data) {
+		kids = *first; /* taken over: the listing sent with the create */
+		first->data = NULL;
+		first->count = 0;
+		zrc = ZOK;
+	} else {
+		zrc = dlock_fault_hit(DLOCK_FAULT_LIST_CONNLOSS)
+		          ? ZCONNECTIONLOSS
+		          : zoo_get_children(dlock_session_zh(l->sess), l->path, 0, &kids);
+	}
 	if (zrc != ZOK) {
 		return dlock_err_set(err, dlock_err_from_zk(zrc), zrc, "cannot list %.128s: %s", l->path,
 		                     zerror(zrc));
@@ -387,7 +519,7 @@ done:
 
 /* Waits until our node may hold. Returns DLOCK_OK when it may. */
 static int lock_wait_turn(dlock_lock *l, const dlock_acquire_opts *o, int64_t deadline,
-                          dlock_err *err)
+                          struct String_vector *first, dlock_err *err)
 {
 	int rc, holds = 0, sure = 0;
 
@@ -396,7 +528,7 @@ static int lock_wait_turn(dlock_lock *l, const dlock_acquire_opts *o, int64_t de
 		int blen = sizeof(buf), type = 0, zrc;
 		void *ctx;
 
-		rc = lock_look(l, o->granted, &holds, &sure, err);
+		rc = lock_look(l, o->granted, first, &holds, &sure, err);
 		if (rc == DLOCK_ECONNLOSS) {
 			rc = lock_ride_out(l->sess, deadline, o->intr, err);
 			if (rc == DLOCK_OK) {
@@ -468,6 +600,7 @@ int dlock_lock_acquire(dlock_lock *l, const dlock_acquire_opts *o, dlock_err *er
 		lock_forget(l);
 	}
 	for (tries = 0; tries < DLOCK_REQUEUE_TRIES; tries++) {
+		struct String_vector first = {0, NULL};
 		dlock_session *s = NULL;
 
 		rc = dlock_pool_get(o->cfg, o->intr, &s, err);
@@ -476,12 +609,13 @@ int dlock_lock_acquire(dlock_lock *l, const dlock_acquire_opts *o, dlock_err *er
 		}
 		rc = lock_ride_out(s, deadline, o->intr, err);
 		if (rc == DLOCK_OK) {
-			rc = lock_create(l, s, o, deadline, err);
+			rc = lock_create(l, s, o, deadline, &first, err);
 		}
 		dlock_session_unref(s); /* the lock took its own reference with the node */
 		if (rc == DLOCK_OK) {
-			rc = lock_wait_turn(l, o, deadline, err);
+			rc = lock_wait_turn(l, o, deadline, &first, err);
 		}
+		deallocate_String_vector(&first);
 		if (rc == DLOCK_OK) {
 			l->holds = 1;
 			l->confirmed_at = dlock_now_ms();
@@ -504,16 +638,16 @@ int dlock_lock_acquire(dlock_lock *l, const dlock_acquire_opts *o, dlock_err *er
 	return rc;
 }
 
-int dlock_lock_release(dlock_lock *l, dlock_err *err)
+int dlock_lock_release(dlock_lock *l, int wait, dlock_err *err)
 {
 	if (l->holds > 1 && dlock_session_health(l->sess) == DLOCK_HEALTH_ALIVE) {
 		l->holds--;
 		return DLOCK_OK;
 	}
-	return dlock_lock_release_all(l, err);
+	return dlock_lock_release_all(l, wait, err);
 }
 
-int dlock_lock_release_all(dlock_lock *l, dlock_err *err)
+int dlock_lock_release_all(dlock_lock *l, int wait, dlock_err *err)
 {
 	int h, rc;
 
@@ -546,8 +680,27 @@ int dlock_lock_release_all(dlock_lock *l, dlock_err *err)
 	}
 	if (dlock_fault_hit(DLOCK_FAULT_DELETE_CONNLOSS)) {
 		dlock_session_delete_later(l->sess, l->node, NULL);
-	} else {
+	} else if (!wait) {
 		dlock_session_delete_async(l->sess, l->node);
+	} else {
+		int zrc = zoo_delete(dlock_session_zh(l->sess), l->node, -1);
+
+		rc = DLOCK_OK;
+		if (zrc == ZNONODE || zrc == ZSESSIONEXPIRED) {
+			rc = dlock_err_set(err, DLOCK_ELOST, zrc, "lock %.128s was lost: its node is gone",
+			                   l->path);
+		} else if (is_connloss(zrc)) {
+			dlock_session_delete_later(l->sess, l->node, NULL);
+			rc = dlock_err_set(err, DLOCK_ECONNLOSS, zrc,
+			                   "lock %.128s released locally, but the delete met a connection "
+			                   "loss: it is retried when the connection returns",
+			                   l->path);
+		} else if (zrc != ZOK) {
+			return dlock_err_set(err, dlock_err_from_zk(zrc), zrc,
+			                     "cannot release lock %.128s: %s", l->path, zerror(zrc));
+		}
+		lock_forget(l);
+		return rc;
 	}
 	lock_forget(l);
 	return DLOCK_OK;

@@ -46,16 +46,19 @@ void dlock_lock_free(dlock_lock *l);
  * DLOCK_EZK, DLOCK_ENOMEM. */
 int dlock_lock_acquire(dlock_lock *l, const dlock_acquire_opts *o, dlock_err *err);
 
-/* Drops one hold; the last one sends the node's delete without waiting for
- * the reply (guaranteed: retried after reconnects while the session lives).
- * Returns DLOCK_OK, DLOCK_ENOTHELD, DLOCK_EFORKED (a fork parent's hold:
- * forgotten, untouched), DLOCK_ELOST (the session died: local state cleared),
- * or DLOCK_ECONNLOSS (disconnected past connect_timeout: released locally, the
- * delete left to the retry thread or to the session's end). */
-int dlock_lock_release(dlock_lock *l, dlock_err *err);
+/* Drops one hold; the last one deletes the node: with wait == 0 it sends the
+ * delete without waiting for the reply (later requests of the session are
+ * ordered after it; other sessions may see the node for one more round trip),
+ * with wait != 0 it waits for the reply. Either way the delete is guaranteed:
+ * one that meets a connection loss is retried after reconnects while the
+ * session lives. Returns DLOCK_OK, DLOCK_ENOTHELD, DLOCK_EFORKED (a fork
+ * parent's hold: forgotten, untouched), DLOCK_ELOST (the session died or the
+ * node was gone: local state cleared), or DLOCK_ECONNLOSS (disconnected past
+ * connect_timeout: released locally, the delete left to the retry thread). */
+int dlock_lock_release(dlock_lock *l, int wait, dlock_err *err);
 
 /* Drops every hold at once (request end). Same codes as dlock_lock_release. */
-int dlock_lock_release_all(dlock_lock *l, dlock_err *err);
+int dlock_lock_release_all(dlock_lock *l, int wait, dlock_err *err);
 
 /* Non-zero while l holds on a session known alive and owned by this process.
  * When the hold was last confirmed longer ago than a third of the session

@@ -49,7 +49,7 @@ args=("$@")
 ((${#args[@]})) || args=(tests/)
 log=$(mktemp)
 NO_INTERACTION=1 NO_COLOR=1 TEST_PHP_EXECUTABLE=$(command -v php) \
-	php -n build/run-tests-noretry.php -n -d "extension=$PWD/modules/dlock.so" -P -q --show-diff -j2 \
+	php -n build/run-tests-noretry.php -n -d "extension=$PWD/modules/dlock.so" -P -q --show-diff -j2 --set-timeout 600 \
 	"${args[@]}" 2>&1 | tee "$log" | grep -E '^(FAIL|SKIP|BORK|LEAK|PASS)|^[0-9]+\+|^[0-9]+-|Tests (passed|failed|skipped)' | grep -v '^PASS' | head -400
 count() { sed -n "s/^Tests $1 *: *\([0-9]*\).*/\1/p" "$log" | head -1; }
 tp=$(count passed) tf=$(count failed) ts=$(count skipped) tw=$(count warned)

@@ -247,16 +247,16 @@ static void test_server(void)
 	w.cfg = cb;
 	pthread_create(&th, NULL, waiter_run, &w);
 	CHECK(wait_children(path, 2), "waiter queued");
-	CHECK(dlock_lock_release(ma, &e) == DLOCK_OK && dlock_lock_held(ma), "inner release keeps it");
+	CHECK(dlock_lock_release(ma, 0, &e) == DLOCK_OK && dlock_lock_held(ma), "inner release keeps it");
 	t0 = dlock_now_ms();
-	CHECK(dlock_lock_release(ma, &e) == DLOCK_OK && !dlock_lock_held(ma), "last release");
+	CHECK(dlock_lock_release(ma, 0, &e) == DLOCK_OK && !dlock_lock_held(ma), "last release");
 	pthread_join(th, NULL);
 	CHECK(w.rc == DLOCK_OK && dlock_lock_held(mb), "waiter acquired after release");
 	printf("# hand-over %lld ms\n", (long long)(w.got_at - t0));
 	tok2 = dlock_lock_token(mb);
 	CHECK(tok2 > tok1, "fencing token grows (%lld > %lld)", (long long)tok2, (long long)tok1);
-	CHECK(dlock_lock_release(ma, &e) == DLOCK_ENOTHELD, "release when not held");
-	CHECK(dlock_lock_release(mb, &e) == DLOCK_OK, "release b");
+	CHECK(dlock_lock_release(ma, 0, &e) == DLOCK_ENOTHELD, "release when not held");
+	CHECK(dlock_lock_release(mb, 0, &e) == DLOCK_OK, "release b");
 	CHECK(wait_children(path, 0), "queue empty at the end");
 	dlock_lock_free(ma);
 	dlock_lock_free(mb);
@@ -295,7 +295,7 @@ static void test_no_herd(void)
 	for (i = 1; i <= N; i++) {
 		before += dlock_session_notifications(s[i]);
 	}
-	dlock_lock_release(m[0], &e);
+	dlock_lock_release(m[0], 0, &e);
 	pthread_join(th[0], NULL); /* the first waiter takes the lock */
 	for (i = 1; i <= N; i++) {
 		after += dlock_session_notifications(s[i]);
@@ -307,7 +307,7 @@ static void test_no_herd(void)
 			pthread_join(th[i], NULL);
 		}
 		CHECK(w[i].rc == DLOCK_OK, "waiter %d acquired in turn", i);
-		dlock_lock_release(m[i + 1], &e);
+		dlock_lock_release(m[i + 1], 0, &e);
 	}
 	for (i = 0; i <= N; i++) {
 		dlock_lock_free(m[i]);
@@ -328,19 +328,26 @@ static void test_read_write(void)
 	CHECK(dlock_lock_acquire(r2, &o2, &e) == DLOCK_OK, "reader 2 shares");
 	CHECK(strstr(dlock_lock_node(r1), "-__READ__"), "read node named as Curator's");
 	CHECK(dlock_lock_acquire(w2, &o2, &e) == DLOCK_ETIMEDOUT, "writer waits for readers");
-	dlock_lock_release(r1, &e);
-	dlock_lock_release(r2, &e);
+	dlock_lock_release(r1, 1, &e); /* wait: a barrier for the writer's single try */
+	dlock_lock_release(r2, 1, &e);
+	/* release() does not wait for the delete: r2's may still be in flight on
+	 * its own session, so give the writer time rather than a single try */
+	o1.timeout_ms = 5000;
 	CHECK(dlock_lock_acquire(w1, &o1, &e) == DLOCK_OK, "writer");
-	CHECK(strstr(dlock_lock_node(w1), "-__WRIT__"), "write node named as Curator's");
+	o1.timeout_ms = 0;
+	CHECK(dlock_lock_node(w1) && strstr(dlock_lock_node(w1), "-__WRIT__"),
+	      "write node named as Curator's");
 	CHECK(dlock_lock_acquire(r2, &o2, &e) == DLOCK_ETIMEDOUT, "reader waits for writer");
 	CHECK(dlock_lock_self_conflict(r1, hosts), "same-process read behind a write conflicts");
 	o1.granted = 1;
 	CHECK(dlock_lock_acquire(r1, &o1, &e) == DLOCK_OK, "downgrade: writer takes read");
-	dlock_lock_release(w1, &e);
+	dlock_lock_release(w1, 0, &e);
+	o2.timeout_ms = 5000;
 	CHECK(dlock_lock_acquire(r2, &o2, &e) == DLOCK_OK, "after downgrade readers share");
+	o2.timeout_ms = 0;
 	CHECK(dlock_lock_acquire(w2, &o2, &e) == DLOCK_ETIMEDOUT, "writer still excluded");
-	dlock_lock_release(r1, &e);
-	dlock_lock_release(r2, &e);
+	dlock_lock_release(r1, 0, &e);
+	dlock_lock_release(r2, 0, &e);
 	dlock_lock_free(r1);
 	dlock_lock_free(r2);
 	dlock_lock_free(w1);
@@ -363,7 +370,7 @@ static void test_semaphore(void)
 	CHECK(dlock_lock_acquire(l[1], &o, &e) == DLOCK_OK, "lease 2");
 	CHECK(dlock_lock_acquire(l[2], &o, &e) == DLOCK_ETIMEDOUT, "no third lease");
 	CHECK(dlock_lock_self_conflict(l[2], hosts), "process holds every lease");
-	dlock_lock_release(l[0], &e);
+	dlock_lock_release(l[0], 0, &e); /* same session: its delete is ordered before the create */
 	CHECK(dlock_lock_acquire(l[2], &o, &e) == DLOCK_OK, "lease after a release");
 	for (i = 0; i < 3; i++) {
 		dlock_lock_free(l[i]);
@@ -391,7 +398,7 @@ static void test_faults(void)
 	CHECK(dlock_lock_verify(l, &e) == DLOCK_OK, "adopted node is ours");
 
 	dlock_fault_arm(DLOCK_FAULT_DELETE_CONNLOSS, 2);
-	CHECK(dlock_lock_release(l, &e) == DLOCK_OK, "release with a failing delete");
+	CHECK(dlock_lock_release(l, 0, &e) == DLOCK_OK, "release with a failing delete");
 	CHECK(wait_children(path, 0), "the retry thread deleted the node");
 
 	CHECK(dlock_lock_acquire(h, &oh, &e) == DLOCK_OK, "holder for the wait faults");
@@ -408,7 +415,7 @@ static void test_faults(void)
 	rc = dlock_lock_acquire(l, &o, &e);
 	CHECK(rc == DLOCK_ETIMEDOUT, "timeout with a failing withdraw");
 	CHECK(wait_children(path, 1), "failed withdraw retried in the background");
-	dlock_lock_release(h, &e);
+	dlock_lock_release(h, 0, &e);
 	dlock_lock_free(l);
 	dlock_lock_free(h);
 }

@@ -22,6 +22,7 @@ var_dump((bool) preg_match('/Extension version => \d+\.\d+\.\d+/', $info));
 var_dump((bool) preg_match('/ZooKeeper C client version => 3\.\d+\.\d+/', $info));
 ?>
 --EXPECTF--
+dlock.async_release | '1' | PHP_INI_ALL
 dlock.connect_timeout | '5' | PHP_INI_ALL
 dlock.hosts | '127.0.0.1:2181' | PHP_INI_ALL
 dlock.log_file | '' | PHP_INI_SYSTEM
