@@ -2,6 +2,8 @@
 Paused holder (SIGSTOP past its session timeout): another process takes the lock; the first learns it lost it, with a lower fencing token
 --EXTENSIONS--
 dlock
+--CONFLICTS--
+servers
 --SKIPIF--
 <?php require __DIR__ . '/../inc/skipif.inc'; ?>
 --FILE--

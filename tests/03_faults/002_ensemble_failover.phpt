@@ -2,6 +2,8 @@
 3-node ensemble: 8 processes keep the shared counter exact while the leader is killed (kill -9) and restarted
 --EXTENSIONS--
 dlock
+--CONFLICTS--
+servers
 --SKIPIF--
 <?php require __DIR__ . '/../inc/skipif.inc'; ?>
 --FILE--

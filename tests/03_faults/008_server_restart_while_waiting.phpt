@@ -2,6 +2,8 @@
 Server crash and restart while a holder holds and a waiter waits: both sessions survive, the lock is never double-held, the waiter gets it after the release
 --EXTENSIONS--
 dlock
+--CONFLICTS--
+servers
 --SKIPIF--
 <?php require __DIR__ . '/../inc/skipif.inc'; ?>
 --FILE--
