@@ -113,6 +113,8 @@ PHP_INI_ENTRY("dlock.connect_timeout", "5", PHP_INI_ALL, OnUpdateDlockSeconds)
 PHP_INI_ENTRY1("dlock.max_wait", "-1", PHP_INI_ALL, OnUpdateDlockSeconds, (void *)1)
 STD_PHP_INI_BOOLEAN("dlock.async_release", "1", PHP_INI_ALL, OnUpdateBool, async_release,
                     zend_dlock_globals, dlock_globals)
+STD_PHP_INI_BOOLEAN("dlock.persistent", "1", PHP_INI_ALL, OnUpdateBool, persistent,
+                    zend_dlock_globals, dlock_globals)
 STD_PHP_INI_ENTRY("dlock.log_file", "", PHP_INI_SYSTEM, OnUpdateString, log_file,
                   zend_dlock_globals, dlock_globals)
 PHP_INI_END()
@@ -386,6 +388,9 @@ static PHP_RSHUTDOWN_FUNCTION(dlock)
 	ZEND_HASH_FOREACH_END();
 	zend_hash_destroy(&DLOCK_G(held));
 	zend_hash_init(&DLOCK_G(held), 8, NULL, NULL, 0); /* objects freed later still look */
+	if (!DLOCK_G(persistent)) {
+		dlock_pool_shutdown(); /* each request opens its own sessions */
+	}
 	return SUCCESS;
 }
 

@@ -12,6 +12,7 @@ char *hosts;               /* dlock.hosts: default connect string */
 zend_long session_timeout; /* dlock.session_timeout: ms */
 double connect_timeout;    /* dlock.connect_timeout: seconds */
 double max_wait; /* dlock.max_wait: cap of an unbounded acquire(), s; <0: max_execution_time */
+bool persistent;    /* dlock.persistent: keep sessions across requests */
 bool async_release; /* dlock.async_release: release() does not wait for the delete */
 char *log_file;  /* dlock.log_file: ZooKeeper client log, empty: off */
 HashTable held;  /* this request's held locks: object handle => php_dlock_obj* */

@@ -27,6 +27,7 @@ dlock.connect_timeout | '5' | PHP_INI_ALL
 dlock.hosts | '127.0.0.1:2181' | PHP_INI_ALL
 dlock.log_file | '' | PHP_INI_SYSTEM
 dlock.max_wait | '-1' | PHP_INI_ALL
+dlock.persistent | '1' | PHP_INI_ALL
 dlock.session_timeout | '10000' | PHP_INI_ALL
 
 Warning: ini_set(): dlock.session_timeout must be between 100 and 3600000 ms in %s on line %d

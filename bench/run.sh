@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# The dlock benchmark, in one command: installs what it needs (Debian),
+# builds the extension and the C contenders, compiles the Curator contender,
+# starts its own ZooKeeper (or uses DLOCK_BENCH_HOSTS), runs every scenario
+# and writes bench/results/<date>/{results.md,results.json,handover.png}.
+#   bash bench/run.sh            full run (~10 minutes on 2 cores)
+#   bash bench/run.sh --smoke    small sizes, for CI (~1-2 minutes)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+DLOCK_EXTRA_PACKAGES="${DLOCK_EXTRA_PACKAGES:-} default-jdk-headless libcurator-recipes-java python3-kazoo gnuplot-nox" \
+	scripts/setup.sh
+mkdir -p bench/bin
+cc="gcc -O2 -std=gnu11 -Wall"
+$cc -o bench/bin/floor bench/floor.c -lzookeeper_mt -lpthread
+$cc -o bench/bin/recipe bench/recipe.c -lzookeeper_mt -lpthread
+$cc -o bench/bin/herd bench/herd.c core/dlock_*.c -lzookeeper_mt -lpthread
+jars="curator-client curator-framework curator-recipes zookeeper zookeeper-jute guava slf4j-api slf4j-nop
+      netty-handler netty-common netty-transport netty-buffer netty-resolver netty-codec
+      netty-transport-native-epoll netty-transport-native-unix-common"
+CURATOR_CP=$(for j in $jars; do printf '/usr/share/java/%s.jar:' "$j"; done)
+export CURATOR_CP
+javac -d bench/bin -cp "$CURATOR_CP" bench/CuratorBench.java
+
+hosts=${DLOCK_BENCH_HOSTS:-}
+if [[ -z "$hosts" ]]; then
+	port=${DLOCK_BENCH_PORT:-21850}
+	hosts=$(scripts/zk.sh start "$port")
+	trap 'scripts/zk.sh stop "$port"' EXIT
+fi
+smoke=""
+[[ "${1:-}" == "--smoke" ]] && smoke="--smoke"
+out=bench/results/$(date -u +%Y-%m-%d)${smoke:+-smoke}
+[[ -n "$smoke" ]] && out=bench/out/smoke
+DLOCK_SO=$PWD/modules/dlock.so php -n -d "extension=$PWD/modules/dlock.so" bench/run.php "$hosts" "$out" $smoke
+echo "bench: results in $out"
