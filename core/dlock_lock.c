@@ -135,35 +135,46 @@ void dlock_lock_free(dlock_lock *l)
 	free(l);
 }
 
-/* Creates every missing ancestor of l->path, and l->path itself, as container
- * nodes (persistent ones on servers without containers). */
+/* Creates l->path as a container node (a persistent one on servers without
+ * containers), and its missing ancestors: the deepest first, going up only
+ * while the parent is missing, so a new lock under an existing parent costs
+ * one create. */
 static int lock_make_parents(dlock_lock *l, dlock_session *s, dlock_err *err)
 {
 	zhandle_t *zh = dlock_session_zh(s);
-	size_t len = strlen(l->path), i;
+	size_t len = strlen(l->path), end = len, depth = 0;
 	char *buf = malloc(len + 1);
-	int rc = DLOCK_OK;
+	int rc = DLOCK_OK, zrc;
 
 	if (!buf) {
 		return dlock_err_set(err, DLOCK_ENOMEM, 0, "out of memory");
 	}
-	for (i = 1; i <= len; i++) {
-		int zrc;
-
-		if (i < len && l->path[i] != '/') {
-			continue;
-		}
-		memcpy(buf, l->path, i);
-		buf[i] = '\0';
+	for (;;) {
+		memcpy(buf, l->path, end);
+		buf[end] = '\0';
 		zrc = zoo_create(zh, buf, NULL, -1, dlock_session_acl(s), ZOO_CONTAINER, NULL, 0);
 		if (zrc == ZUNIMPLEMENTED) {
 			zrc = zoo_create(zh, buf, NULL, -1, dlock_session_acl(s), ZOO_PERSISTENT, NULL, 0);
+		}
+		if (zrc == ZNONODE && end > 1) {
+			while (end > 0 && l->path[--end] != '/') {
+			}
+			depth++; /* the parent is missing too: create it first */
+			continue;
 		}
 		if (zrc != ZOK && zrc != ZNODEEXISTS) {
 			rc = dlock_err_set(err, dlock_err_from_zk(zrc), zrc, "cannot create %.128s: %s", buf,
 			                   zerror(zrc));
 			break;
 		}
+		if (depth == 0) {
+			break;
+		}
+		/* back down one level */
+		do {
+			end++;
+		} while (end < len && l->path[end] != '/');
+		depth--;
 	}
 	free(buf);
 	return rc;
@@ -251,14 +262,14 @@ static int is_connloss(int zrc)
  * which only copy the results and signal; the caller waits for both (they
  * always come: a connection loss completes them at once). */
 typedef struct pipelined {
-	pthread_mutex_t mu;         /* guards the fields below */
-	pthread_cond_t cv;          /* signalled by each completion */
-	int pending;                /* completions still to come */
-	int create_rc;              /* result of the create */
-	char *created;              /* path of the created node (owned) */
-	int64_t czxid;              /* its creation zxid */
-	int list_rc;                /* result of the listing */
-	struct String_vector kids;  /* the listing (owned; deallocate_String_vector) */
+	pthread_mutex_t mu;        /* guards the fields below */
+	pthread_cond_t cv;         /* signalled by each completion */
+	int pending;               /* completions still to come */
+	int create_rc;             /* result of the create */
+	char *created;             /* path of the created node (owned) */
+	int64_t czxid;             /* its creation zxid */
+	int list_rc;               /* result of the listing */
+	struct String_vector kids; /* the listing (owned; deallocate_String_vector) */
 } pipelined;
 
 static void pipelined_done(pipelined *p)
@@ -450,8 +461,8 @@ done:
 /* One look at the queue: lists the children, orders them and decides. On
  * return with DLOCK_OK, *holds says whether we hold; otherwise l->watch names
  * the node to watch and *sure whether its deletion alone lets us hold. */
-static int lock_look(dlock_lock *l, int granted, struct String_vector *first, int *holds,
-                     int *sure, dlock_err *err)
+static int lock_look(dlock_lock *l, int granted, struct String_vector *first, int *holds, int *sure,
+                     dlock_err *err)
 {
 	struct String_vector kids = {0, NULL};
 	const char *mine = strrchr(l->node, '/') + 1;
@@ -696,8 +707,8 @@ int dlock_lock_release_all(dlock_lock *l, int wait, dlock_err *err)
 			                   "loss: it is retried when the connection returns",
 			                   l->path);
 		} else if (zrc != ZOK) {
-			return dlock_err_set(err, dlock_err_from_zk(zrc), zrc,
-			                     "cannot release lock %.128s: %s", l->path, zerror(zrc));
+			return dlock_err_set(err, dlock_err_from_zk(zrc), zrc, "cannot release lock %.128s: %s",
+			                     l->path, zerror(zrc));
 		}
 		lock_forget(l);
 		return rc;

@@ -6,9 +6,10 @@
 #   scripts/test.sh [run-tests.php args or test paths]   (default: tests/)
 #   DLOCK_TEST_PORT=21810   where to start the server
 #   DLOCK_VALGRIND=1        also run the phpt suite under valgrind (leaks and errors fail)
+#   DLOCK_BENCH_SMOKE=1     also run the benchmark at small sizes (it must complete, counters exact)
 set -uo pipefail
 cd "$(dirname "$0")/.."
-export DLOCK_EXTRA_PACKAGES="${DLOCK_EXTRA_PACKAGES:-} php-fpm libfcgi-bin default-jdk-headless libcurator-recipes-java python3-kazoo php-pear valgrind"
+export DLOCK_EXTRA_PACKAGES="${DLOCK_EXTRA_PACKAGES:-} php-fpm libfcgi-bin default-jdk-headless libcurator-recipes-java python3-kazoo php-pear valgrind gnuplot-nox"
 scripts/setup.sh || { echo "0 passed, 1 failed"; exit 1; }
 
 port=${DLOCK_TEST_PORT:-21810}
@@ -85,5 +86,17 @@ if [[ ${DLOCK_VALGRIND:-0} == 1 ]]; then
 		phpt -m -r "$list"
 	rm -f "$list"
 fi
+if [[ ${DLOCK_BENCH_SMOKE:-0} == 1 ]]; then
+	echo "== benchmark smoke run (bench/run.sh --smoke)"
+	if DLOCK_BENCH_HOSTS=$hosts bash bench/run.sh --smoke >build/bench-smoke.log 2>&1 &&
+		grep -q 'targets met' bench/out/smoke/results.md && ! grep -q '| NO |' bench/out/smoke/results.md; then
+		grep -E 'targets met|^\| (dlock|notifications)' bench/out/smoke/results.md | head -8
+		passed=$((passed + 1))
+	else
+		tail -20 build/bench-smoke.log
+		failed=$((failed + 1))
+	fi
+fi
+
 echo "$passed passed, $failed failed"
 ((failed == 0))

@@ -12,17 +12,6 @@ if (!trim((string) shell_exec('command -v javac'))) die('skip needs javac (defau
 <?php
 require __DIR__ . '/../inc/helpers.inc';
 $path = dlt_path('interop-curator');
-$jars = ['curator-client', 'curator-framework', 'curator-recipes', 'zookeeper', 'zookeeper-jute',
-         'guava', 'slf4j-api', 'slf4j-nop', 'netty-handler', 'netty-common', 'netty-transport',
-         'netty-buffer', 'netty-resolver', 'netty-codec', 'netty-transport-native-epoll',
-         'netty-transport-native-unix-common'];
-$cp = implode(':', array_map(fn($j) => "/usr/share/java/$j.jar", $jars));
-$classes = sys_get_temp_dir() . '/dlt-curator-' . getmypid();
-@mkdir($classes);
-exec('javac -d ' . escapeshellarg($classes) . ' -cp ' . escapeshellarg($cp) . ' '
-    . escapeshellarg(__DIR__ . '/../interop/CuratorContender.java') . ' 2>&1', $out, $rc);
-echo $rc === 0 ? "compiled\n" : "javac failed: " . implode("\n", $out) . "\n";
-
 $file = tempnam(sys_get_temp_dir(), 'dlt-interop');
 file_put_contents($file, '0');
 /* a PHP holder first: the Java contenders must queue behind it */
@@ -30,13 +19,7 @@ $first = new DistributedLock($path, dlt_opts());
 $first->acquire();
 $java = [];
 for ($i = 0; $i < 2; $i++) {
-    $cmd = 'exec java -cp ' . escapeshellarg("$classes:$cp") . ' CuratorContender '
-        . escapeshellarg(dlt_hosts()) . ' ' . escapeshellarg($path) . ' ' . escapeshellarg($file) . ' 30';
-    $p = proc_open($cmd, [0 => ['pipe', 'r'], 1 => ['pipe', 'w'], 2 => ['pipe', 'w']], $pipes);
-    stream_set_blocking($pipes[1], false);
-    stream_set_blocking($pipes[2], false);
-    $java[] = ['proc' => $p, 'in' => $pipes[0], 'out' => $pipes[1], 'err' => $pipes[2], 'file' => '',
-               'buf' => '', 'errbuf' => ''];
+    $java[] = dlt_java('CuratorContender', [dlt_hosts(), $path, $file, 30]);
 }
 /* both Java contenders queue behind the PHP holder (Curator-named nodes) */
 $deadline = microtime(true) + 60;
@@ -75,10 +58,8 @@ foreach ($php as $k => $c) {
 }
 var_dump((int) file_get_contents($file), dlt_nodes($path));
 unlink($file);
-exec('rm -rf ' . escapeshellarg($classes));
 ?>
 --EXPECT--
-compiled
 int(3)
 bool(true)
 string(1) "0"
