@@ -89,7 +89,8 @@ int main(int argc, char **argv)
 	printf("sync_recipe_cycles_per_s %.1f\n", n / (total / 1000.0));
 	printf("sync_recipe_cycle_ms %.3f\n", total / n);
 	printf("create_p50_ms %.3f\ncreate_p99_ms %.3f\n", pct(create, n, 0.5), pct(create, n, 0.99));
-	printf("get_children_p50_ms %.3f\nget_children_p99_ms %.3f\n", pct(list, n, 0.5), pct(list, n, 0.99));
+	printf("get_children_p50_ms %.3f\nget_children_p99_ms %.3f\n", pct(list, n, 0.5),
+	       pct(list, n, 0.99));
 	printf("delete_p50_ms %.3f\ndelete_p99_ms %.3f\n", pct(del, n, 0.5), pct(del, n, 0.99));
 	zookeeper_close(zh);
 	return 0;

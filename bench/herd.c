@@ -15,10 +15,10 @@
 #include "../core/dlock_core.h"
 
 typedef struct waiter {
-	int idx;                   /* queue position (1-based) */
-	dlock_session_cfg cfg;     /* distinct session per waiter */
-	dlock_lock *lock;          /* this waiter's contender */
-	double got_at;             /* when acquire returned, ms */
+	int idx;               /* queue position (1-based) */
+	dlock_session_cfg cfg; /* distinct session per waiter */
+	dlock_lock *lock;      /* this waiter's contender */
+	double got_at;         /* when acquire returned, ms */
 } waiter;
 
 static const char *hosts;
@@ -88,18 +88,20 @@ static int cmp(const void *a, const void *b)
 
 int main(int argc, char **argv)
 {
-	int n = argc > 2 ? atoi(argv[2]) : 8, i;
+	int n = argc > 2 ? atoi(argv[2]) : 8, rounds = argc > 3 ? atoi(argv[3]) : 1, i, r, waiters;
 	waiter *w = calloc((size_t)n + 1, sizeof(*w));
 	pthread_t *th = calloc((size_t)n + 1, sizeof(*th));
 	dlock_session **sess = calloc((size_t)n + 1, sizeof(*sess));
-	double *hand = calloc((size_t)n, sizeof(double));
+	double *hand;
 	uint64_t before = 0, after = 0;
 	dlock_err e;
 
 	hosts = argc > 1 ? argv[1] : "127.0.0.1:2181";
-	if (n < 1 || n > 1000) {
+	if (n < 1 || n > 1000 || rounds < 1 || rounds > 1000) {
 		return 2;
 	}
+	hand = calloc((size_t)n * (size_t)rounds, sizeof(double));
+	waiters = n;
 	dlock_zklog_configure(NULL, NULL);
 	for (i = 0; i <= n; i++) {
 		w[i].idx = i;
@@ -109,43 +111,49 @@ int main(int argc, char **argv)
 		dlock_lock_new(DLOCK_KIND_MUTEX, 1, path, strlen(path), &w[i].lock, &e);
 		dlock_pool_get(&w[i].cfg, NULL, &sess[i], &e);
 	}
-	{
+	for (r = 0; r < rounds; r++) {
 		dlock_acquire_opts o = {&w[0].cfg, "h", 1, -1, NULL, 0};
 
 		dlock_lock_acquire(w[0].lock, &o, &e);
-	}
-	turn = -1; /* nobody releases until everyone queued */
-	for (i = 1; i <= n; i++) {
-		pthread_create(&th[i], NULL, run, &w[i]);
-		while (queue_len() < i + 1) {
-			usleep(500);
+		pthread_mutex_lock(&mu);
+		turn = -1; /* nobody releases until everyone queued */
+		pthread_mutex_unlock(&mu);
+		for (i = 1; i <= n; i++) {
+			pthread_create(&th[i], NULL, run, &w[i]);
+			while (queue_len() < i + 1) {
+				usleep(500);
+			}
+		}
+		usleep(200000); /* let the last waiter arm its watch: observable only on the server */
+		for (i = 0; i <= n; i++) {
+			before += dlock_session_notifications(sess[i]);
+		}
+		dlock_lock_release(w[0].lock, 0, &e);
+		released_at[0] = now_ms();
+		pthread_mutex_lock(&mu);
+		turn = 1;
+		pthread_cond_broadcast(&cv);
+		pthread_mutex_unlock(&mu);
+		for (i = 1; i <= n; i++) {
+			pthread_join(th[i], NULL);
+		}
+		for (i = 0; i <= n; i++) {
+			after += dlock_session_notifications(sess[i]);
+		}
+		for (i = 1; i <= n; i++) {
+			hand[r * n + i - 1] = w[i].got_at - released_at[i - 1];
+		}
+		while (queue_len() > 0) {
+			usleep(500); /* the last release is on its way */
 		}
 	}
-	usleep(200000); /* let the last waiter arm its watch: it is observable only on the server */
-	for (i = 0; i <= n; i++) {
-		before += dlock_session_notifications(sess[i]);
-	}
-	dlock_lock_release(w[0].lock, 0, &e);
-	released_at[0] = now_ms();
-	pthread_mutex_lock(&mu);
-	turn = 1;
-	pthread_cond_broadcast(&cv);
-	pthread_mutex_unlock(&mu);
-	for (i = 1; i <= n; i++) {
-		pthread_join(th[i], NULL);
-	}
-	for (i = 0; i <= n; i++) {
-		after += dlock_session_notifications(sess[i]);
-	}
-	for (i = 1; i <= n; i++) {
-		hand[i - 1] = w[i].got_at - released_at[i - 1];
-	}
+	n *= rounds;
 	qsort(hand, (size_t)n, sizeof(double), cmp);
-	printf("waiters %d\n", n);
+	printf("waiters %d\nrounds %d\n", waiters, rounds);
 	printf("notifications_per_release %.3f\n", (double)(after - before) / n);
 	printf("handover_p50_ms %.3f\n", hand[n / 2]);
 	printf("handover_p99_ms %.3f\n", hand[(int)(0.99 * (n - 1))]);
-	for (i = 0; i <= n; i++) {
+	for (i = 0; i <= waiters; i++) {
 		dlock_lock_free(w[i].lock);
 		dlock_session_unref(sess[i]);
 	}

@@ -146,7 +146,8 @@ $R['contended']['polling x8'] = contend('polling recipe', 8, $size['poll8'],
 /* 4. herd-freedom */
 $R['herd'] = [];
 foreach ($size['herd'] as $w) {
-    $R['herd'][$w] = kv((string) shell_exec("$bin/herd $hosts $w"));
+    $rounds = max(1, intdiv($smoke ? 8 : 32, $w)); /* short queues: repeat for enough samples */
+    $R['herd'][$w] = kv((string) shell_exec("$bin/herd $hosts $w $rounds"));
     say(sprintf('herd %d waiters: %.3f notifications/release, hand-over p50 %.2f ms', $w,
         $R['herd'][$w]['notifications_per_release'] ?? NAN, $R['herd'][$w]['handover_p50_ms'] ?? NAN));
 }
