@@ -32,11 +32,14 @@ struct dlock_lock {
 	struct dlock_lock **reg_prev;  /* where this entry is linked from, or NULL */
 };
 
-static dlock_lock *registry; /* locks of this process that hold; one thread uses it */
+static dlock_lock *registry; /* locks of this process that hold */
+static pthread_mutex_t registry_mu = PTHREAD_MUTEX_INITIALIZER; /* guards registry (ZTS builds) */
 
 static void registry_add(dlock_lock *l)
 {
+	pthread_mutex_lock(&registry_mu);
 	if (l->reg_prev) {
+		pthread_mutex_unlock(&registry_mu);
 		return;
 	}
 	l->reg_next = registry;
@@ -45,19 +48,21 @@ static void registry_add(dlock_lock *l)
 	}
 	registry = l;
 	l->reg_prev = &registry;
+	pthread_mutex_unlock(&registry_mu);
 }
 
 static void registry_remove(dlock_lock *l)
 {
-	if (!l->reg_prev) {
-		return;
+	pthread_mutex_lock(&registry_mu);
+	if (l->reg_prev) {
+		*l->reg_prev = l->reg_next;
+		if (l->reg_next) {
+			l->reg_next->reg_prev = l->reg_prev;
+		}
+		l->reg_next = NULL;
+		l->reg_prev = NULL;
 	}
-	*l->reg_prev = l->reg_next;
-	if (l->reg_next) {
-		l->reg_next->reg_prev = l->reg_prev;
-	}
-	l->reg_next = NULL;
-	l->reg_prev = NULL;
+	pthread_mutex_unlock(&registry_mu);
 }
 
 int dlock_lock_new(dlock_kind kind, int max_leases, const char *path, size_t len, dlock_lock **out,
@@ -804,9 +809,10 @@ static int same_family(dlock_kind a, dlock_kind b)
 int dlock_lock_self_conflict(const dlock_lock *l, const char *hosts)
 {
 	const dlock_lock *o;
-	int leases = 0;
+	int leases = 0, conflict = 0;
 
-	for (o = registry; o; o = o->reg_next) {
+	pthread_mutex_lock(&registry_mu);
+	for (o = registry; o && !conflict; o = o->reg_next) {
 		if (o == l || o->holds == 0 || !o->sess || !dlock_session_owned(o->sess) ||
 		    !same_family(o->kind, l->kind) || strcmp(o->path, l->path) != 0 ||
 		    strcmp(o->hosts, hosts) != 0) {
@@ -816,8 +822,9 @@ int dlock_lock_self_conflict(const dlock_lock *l, const char *hosts)
 			leases++;
 		} else if (l->kind == DLOCK_KIND_MUTEX || l->kind == DLOCK_KIND_WRITE ||
 		           o->kind == DLOCK_KIND_WRITE) {
-			return 1;
+			conflict = 1;
 		}
 	}
-	return l->kind == DLOCK_KIND_SEMAPHORE && leases >= l->max_leases;
+	pthread_mutex_unlock(&registry_mu);
+	return conflict || (l->kind == DLOCK_KIND_SEMAPHORE && leases >= l->max_leases);
 }
