@@ -383,7 +383,7 @@ static PHP_RSHUTDOWN_FUNCTION(dlock)
 	{
 		php_dlock_obj *o = Z_PTR_P(zv);
 
-		dlock_lock_release_all(o->lock, 0, NULL);
+		dlock_lock_release_all(o->lock, 1, NULL); /* waited for: free once the request is over */
 	}
 	ZEND_HASH_FOREACH_END();
 	zend_hash_destroy(&DLOCK_G(held));

@@ -14,6 +14,7 @@ $r = $rw->readLock();
 var_dump($w->acquire(), $r->acquire());   /* downgrade: take read while holding write */
 $w->release();                            /* ... then let go of write */
 var_dump($r->isAcquired(), $w->isAcquired());
+DistributedReadWriteLock::participants($path, dlt_opts()); /* same session: after the delete */
 $c = dlt_spawn('
 $rw = new DistributedReadWriteLock($argv[1], dlt_opts());
 echo "read: ", $rw->readLock()->tryAcquire() ? "got" : "busy", "\n";
