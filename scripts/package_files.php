@@ -23,26 +23,71 @@ $role = function (string $f): string {
 };
 $mode = $argv[1] ?? '--check';
 $xml = file_get_contents('package.xml');
-if ($mode === '--write') {
-    $lines = ["  <contents>", "    <dir name=\"/\">"];
-    foreach ($files as $f) {
-        $lines[] = sprintf('      <file name="%s" role="%s"/>', htmlspecialchars($f), $role($f));
+
+/* <contents> as PECL packages usually write it: one <dir> element per directory */
+function render_dir(array $tree, string $name, int $depth, callable $role, string $prefix): array
+{
+    $pad = str_repeat('  ', $depth);
+    $out = ["$pad<dir name=\"" . htmlspecialchars($name) . "\">"];
+    ksort($tree['dirs']);
+    foreach ($tree['dirs'] as $sub => $t) {
+        array_push($out, ...render_dir($t, $sub, $depth + 1, $role, "$prefix$sub/"));
     }
-    $lines[] = "    </dir>";
-    $lines[] = "  </contents>";
+    sort($tree['files']);
+    foreach ($tree['files'] as $f) {
+        $out[] = sprintf('%s  <file name="%s" role="%s"/>', $pad, htmlspecialchars($f), $role("$prefix$f"));
+    }
+    $out[] = "$pad</dir>";
+    return $out;
+}
+
+/* path => role of every <file> in <contents>, with the <dir> names prefixed */
+function listed(string $xml): array
+{
+    preg_match('#<contents>(.*)</contents>#s', $xml, $c);
+    preg_match_all('#<dir name="([^"]*)">|</dir>|<file name="([^"]+)" role="([^"]+)"\s*/>#', $c[1] ?? '', $m, PREG_SET_ORDER);
+    $stack = [];
+    $r = [];
+    foreach ($m as $t) {
+        if ($t[0] === '</dir>') {
+            array_pop($stack);
+        } elseif (str_starts_with($t[0], '<dir')) {
+            $stack[] = trim(html_entity_decode($t[1]), '/');
+        } else {
+            $dir = implode('/', array_filter($stack, 'strlen'));
+            $r[($dir === '' ? '' : "$dir/") . html_entity_decode($t[2])] = $t[3];
+        }
+    }
+    return $r;
+}
+
+if ($mode === '--write') {
+    $tree = ['dirs' => [], 'files' => []];
+    foreach ($files as $f) {
+        $node = &$tree;
+        $parts = explode('/', $f);
+        $base = array_pop($parts);
+        foreach ($parts as $d) {
+            $node['dirs'][$d] ??= ['dirs' => [], 'files' => []];
+            $node = &$node['dirs'][$d];
+        }
+        $node['files'][] = $base;
+        unset($node);
+    }
+    $lines = array_merge(['  <contents>'], render_dir($tree, '/', 2, $role, ''), ['  </contents>']);
     $xml = preg_replace('#  <contents>.*</contents>#s', implode("\n", $lines), $xml);
     file_put_contents('package.xml', $xml);
     echo count($files), " files listed\n";
     exit(0);
 }
+$have = listed($xml);
 $missing = [];
 foreach ($files as $f) {
-    if (!str_contains($xml, '<file name="' . htmlspecialchars($f) . '" role="' . $role($f) . '"/>')) {
+    if (($have[$f] ?? null) !== $role($f)) {
         $missing[] = $f;
     }
 }
-preg_match_all('#<file name="([^"]+)"#', $xml, $m);
-$stale = array_diff($m[1], $files);
+$stale = array_diff(array_keys($have), $files);
 foreach ($missing as $f) {
     echo "package.xml lacks $f\n";
 }
