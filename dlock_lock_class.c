@@ -144,6 +144,23 @@ bool php_dlock_timeout_arg(double t, bool is_null, uint32_t arg_num, double *out
 	return true;
 }
 
+/* The default node data, "hostname:pid": computed once per process (again
+ * after a fork), not on every acquire. */
+static const char *php_dlock_default_data(size_t *len)
+{
+	pid_t pid = getpid();
+
+	if (DLOCK_G(default_data_pid) != pid) {
+		char host[256] = "";
+
+		gethostname(host, sizeof(host) - 1);
+		snprintf(DLOCK_G(default_data), sizeof(DLOCK_G(default_data)), "%s:%ld", host, (long)pid);
+		DLOCK_G(default_data_pid) = pid;
+	}
+	*len = strlen(DLOCK_G(default_data));
+	return DLOCK_G(default_data);
+}
+
 void php_dlock_obj_acquire(php_dlock_obj *o, double timeout, zval *return_value)
 {
 	dlock_session_cfg cfg;
@@ -151,7 +168,6 @@ void php_dlock_obj_acquire(php_dlock_obj *o, double timeout, zval *return_value)
 	php_dlock_obj *sib = o->sibling;
 	dlock_kind kind = dlock_lock_kind(o->lock);
 	const char *path = dlock_lock_path(o->lock);
-	zend_string *data;
 	dlock_err err;
 	int64_t cap = -1;
 	int rc;
@@ -187,19 +203,14 @@ void php_dlock_obj_acquire(php_dlock_obj *o, double timeout, zval *return_value)
 		opts.timeout_ms = (int64_t)ceil(timeout * 1000.0);
 	}
 	if (o->set.data) {
-		data = zend_string_copy(o->set.data);
+		opts.data = ZSTR_VAL(o->set.data);
+		opts.data_len = ZSTR_LEN(o->set.data);
 	} else {
-		char host[256] = "";
-
-		gethostname(host, sizeof(host) - 1);
-		data = zend_strpprintf(0, "%s:%ld", host, (long)getpid());
+		opts.data = php_dlock_default_data(&opts.data_len);
 	}
 	opts.cfg = &cfg;
-	opts.data = ZSTR_VAL(data);
-	opts.data_len = ZSTR_LEN(data);
 	opts.intr = &php_dlock_intr;
 	rc = dlock_lock_acquire(o->lock, &opts, &err);
-	zend_string_release(data);
 	if (rc == DLOCK_OK) {
 		php_dlock_held_add(o);
 		RETURN_TRUE;

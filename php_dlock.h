@@ -11,11 +11,13 @@ ZEND_BEGIN_MODULE_GLOBALS(dlock)
 char *hosts;               /* dlock.hosts: default connect string */
 zend_long session_timeout; /* dlock.session_timeout: ms */
 double connect_timeout;    /* dlock.connect_timeout: seconds */
-double max_wait; /* dlock.max_wait: cap of an unbounded acquire(), s; <0: max_execution_time */
+double max_wait;    /* dlock.max_wait: cap of an unbounded acquire(), s; <0: max_execution_time */
 bool persistent;    /* dlock.persistent: keep sessions across requests */
 bool async_release; /* dlock.async_release: release() does not wait for the delete */
-char *log_file;  /* dlock.log_file: ZooKeeper client log, empty: off */
-HashTable held;  /* this request's held locks: object handle => php_dlock_obj* */
+char *log_file;     /* dlock.log_file: ZooKeeper client log, empty: off */
+char default_data[300]; /* "hostname:pid", computed once per pid */
+pid_t default_data_pid; /* pid default_data was computed for */
+HashTable held;         /* this request's held locks: object handle => php_dlock_obj* */
 ZEND_END_MODULE_GLOBALS(dlock)
 
 ZEND_EXTERN_MODULE_GLOBALS(dlock)

@@ -814,7 +814,7 @@ int dlock_lock_self_conflict(const dlock_lock *l, const char *hosts)
 	pthread_mutex_lock(&registry_mu);
 	for (o = registry; o && !conflict; o = o->reg_next) {
 		if (o == l || o->holds == 0 || !o->sess || !dlock_session_owned(o->sess) ||
-		    !same_family(o->kind, l->kind) || strcmp(o->path, l->path) != 0 ||
+		    !same_family(o->kind, l->kind) || strcmp(o->path, l->path) != 0 || !o->hosts ||
 		    strcmp(o->hosts, hosts) != 0) {
 			continue;
 		}
