@@ -276,11 +276,13 @@ bool php_dlock_settings_parse(php_dlock_settings *set, HashTable *opts, uint32_t
 
 /* Runs between wait slices: lets pcntl async signal handlers run (an exception
  * from one stops the wait), and stops on a pending execution timeout, leaving
- * the VM to raise it once we return. */
+ * the VM to raise it once we return. A fatal error in a handler longjmps
+ * (bailout): it is caught here so the core can withdraw its node and free
+ * what it holds, and re-raised by php_dlock_after_wait(). */
 static int php_dlock_interrupt(void *arg)
 {
 	(void)arg;
-	if (EG(exception)) {
+	if (EG(exception) || DLOCK_G(bailout)) {
 		return 1;
 	}
 	if (zend_atomic_bool_load_ex(&EG(vm_interrupt))) {
@@ -289,13 +291,29 @@ static int php_dlock_interrupt(void *arg)
 		}
 		zend_atomic_bool_store_ex(&EG(vm_interrupt), false);
 		if (zend_interrupt_function) {
-			zend_interrupt_function(EG(current_execute_data));
+			zend_try
+			{
+				zend_interrupt_function(EG(current_execute_data));
+			}
+			zend_catch
+			{
+				DLOCK_G(bailout) = true;
+			}
+			zend_end_try();
 		}
-		if (EG(exception)) {
+		if (EG(exception) || DLOCK_G(bailout)) {
 			return 1;
 		}
 	}
 	return 0;
+}
+
+void php_dlock_after_wait(void)
+{
+	if (DLOCK_G(bailout)) {
+		DLOCK_G(bailout) = false;
+		zend_bailout();
+	}
 }
 
 const dlock_interrupt php_dlock_intr = {php_dlock_interrupt, NULL};
@@ -371,6 +389,7 @@ static PHP_RINIT_FUNCTION(dlock)
 	ZEND_TSRMLS_CACHE_UPDATE();
 #endif
 	zend_hash_init(&DLOCK_G(held), 8, NULL, NULL, 0);
+	DLOCK_G(bailout) = false;
 	return SUCCESS;
 }
 

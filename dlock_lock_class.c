@@ -42,7 +42,14 @@ static void php_dlock_free(zend_object *obj)
 	}
 	if (o->lock) {
 		php_dlock_held_remove(o);
-		dlock_lock_free(o->lock); /* releases a lock still held */
+		if (dlock_lock_holds(o->lock) > 0) {
+			/* dropped while held (unset, a dead frame, the global symbol table
+			 * destroyed before request shutdown, a collected cycle): released
+			 * as at request end, waiting for the delete, so the lock is free
+			 * for others once the object is gone */
+			dlock_lock_release_all(o->lock, 1, NULL);
+		}
+		dlock_lock_free(o->lock);
 		o->lock = NULL;
 	}
 	php_dlock_settings_dtor(&o->set);
@@ -187,8 +194,13 @@ void php_dlock_obj_acquire(php_dlock_obj *o, double timeout, zval *return_value)
 		RETURN_THROWS();
 	}
 	php_dlock_session_cfg(&o->set, &cfg);
-	opts.granted = kind == DLOCK_KIND_READ && sib && dlock_lock_held(sib->lock);
-	if (timeout < 0 && !opts.granted && dlock_lock_holds(o->lock) == 0 &&
+	/* a downgrade: the read is granted beside our write, if that is safe */
+	opts.grant_node = kind == DLOCK_KIND_READ && sib && dlock_lock_holds(o->lock) == 0 &&
+	                          dlock_lock_held(sib->lock)
+	                      ? dlock_lock_node(sib->lock)
+	                      : NULL;
+	opts.no_self_wait = timeout < 0;
+	if (timeout < 0 && !opts.grant_node && dlock_lock_holds(o->lock) == 0 &&
 	    dlock_lock_self_conflict(o->lock, cfg.hosts)) {
 		zend_throw_exception_ex(dlock_ce_exception, 0,
 		                        "%s: this process already holds it through another object; "
@@ -213,6 +225,11 @@ void php_dlock_obj_acquire(php_dlock_obj *o, double timeout, zval *return_value)
 	rc = dlock_lock_acquire(o->lock, &opts, &err);
 	if (rc == DLOCK_OK) {
 		php_dlock_held_add(o);
+	} else if (dlock_lock_holds(o->lock) == 0) {
+		php_dlock_held_remove(o); /* a nested acquire found the hold lost */
+	}
+	php_dlock_after_wait();
+	if (rc == DLOCK_OK) {
 		RETURN_TRUE;
 	}
 	if (EG(exception)) {
@@ -436,6 +453,7 @@ static void php_dlock_participants(dlock_kind kind, zend_long max_leases, zend_s
 		dlock_session_unref(s);
 	}
 	php_dlock_settings_dtor(&set);
+	php_dlock_after_wait();
 	if (rc != DLOCK_OK) {
 		if (!EG(exception)) {
 			php_dlock_throw(rc, &err, ZSTR_VAL(path));

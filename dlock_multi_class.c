@@ -192,6 +192,21 @@ static void php_dlock_multi_acquire(php_dlock_multi_obj *o, double timeout, zval
 			RETURN_FALSE;
 		}
 	}
+	/* Every part again: the parts share a session, and one that expired
+	 * while a later part waited took the earlier parts with it (the later
+	 * part was re-queued on a new session). Never true with a part lost. */
+	for (i = 0; i < o->count; i++) {
+		php_dlock_obj *part = php_dlock_multi_at(o, i);
+
+		if (!dlock_lock_held(part->lock)) {
+			php_dlock_multi_unwind(o, o->count);
+			zend_throw_exception_ex(dlock_ce_lost_exception, 0,
+			                        "%s: lost while the multi-lock waited for its other parts "
+			                        "(session expired); nothing is held",
+			                        dlock_lock_path(part->lock));
+			RETURN_THROWS();
+		}
+	}
 	RETURN_TRUE;
 }
 

@@ -18,6 +18,8 @@ char *log_file;     /* dlock.log_file: ZooKeeper client log, empty: off */
 char default_data[300]; /* "hostname:pid", computed once per pid */
 pid_t default_data_pid; /* pid default_data was computed for */
 HashTable held;         /* this request's held locks: object handle => php_dlock_obj* */
+bool bailout;           /* a fatal error inside a wait's signal handler, caught so the core
+                           could clean up; re-raised when the core returns */
 ZEND_END_MODULE_GLOBALS(dlock)
 
 ZEND_EXTERN_MODULE_GLOBALS(dlock)

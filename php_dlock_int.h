@@ -77,8 +77,11 @@ bool php_dlock_settings_parse(php_dlock_settings *set, HashTable *opts, uint32_t
 void php_dlock_settings_dtor(php_dlock_settings *set);
 void php_dlock_session_cfg(const php_dlock_settings *set, dlock_session_cfg *cfg);
 
-/* dlock.c: the interrupt hook for waits (pcntl handlers, execution timeout). */
+/* dlock.c: the interrupt hook for waits (pcntl handlers, execution timeout).
+ * After every core call given it, call php_dlock_after_wait(): it re-raises
+ * a fatal error that happened inside a handler during the wait. */
 extern const dlock_interrupt php_dlock_intr;
+void php_dlock_after_wait(void);
 
 /* dlock.c: wall-clock cap (ms) of an acquire() without timeout; < 0: none. */
 int64_t php_dlock_wait_cap_ms(void);

@@ -18,7 +18,9 @@ typedef enum dlock_status {
 	DLOCK_EINTR,     /* the caller's interrupt hook asked to stop waiting */
 	DLOCK_EFORKED,   /* the session belongs to the parent of a fork() */
 	DLOCK_EAUTH,     /* the server refused our credentials or the node's ACL */
-	DLOCK_EZK        /* any other ZooKeeper error; zrc holds its code */
+	DLOCK_EZK,       /* any other ZooKeeper error; zrc holds its code */
+	DLOCK_EDEADLK    /* refused: waiting would wait for this process itself, or the
+	                    request would let another holder in beside ours */
 } dlock_status;
 
 /* Filled by a failing core call; owned by the caller (usually on its stack). */

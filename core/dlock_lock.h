@@ -21,8 +21,12 @@ typedef struct dlock_acquire_opts {
 	size_t data_len;              /* bytes of data */
 	int64_t timeout_ms;           /* < 0: wait for ever; 0: one try; > 0: at most that long */
 	const dlock_interrupt *intr;  /* called between wait slices; may be NULL */
-	int granted;                  /* hold as soon as the node exists (read lock taken by the
-	                                 holder of the write lock: a downgrade) */
+	const char *grant_node;       /* a downgrade: the full path of the write node this process
+	                                 holds on the same path; the read holds at once, provided
+	                                 no other writer is queued between the two (else
+	                                 DLOCK_EDEADLK); NULL otherwise */
+	int no_self_wait;             /* refuse (DLOCK_EDEADLK) a wait that depends on a node this
+	                                 process holds through another lock object */
 } dlock_acquire_opts;
 
 /* Validates `path` and makes an unheld contender of `kind` for it in *out,
@@ -35,18 +39,28 @@ int dlock_lock_new(dlock_kind kind, int max_leases, const char *path, size_t len
  * delete goes to the session's retry thread); a fork parent's is left alone. */
 void dlock_lock_free(dlock_lock *l);
 
-/* Acquires l. Already held on a live session: counts one more hold. Otherwise
- * queues a node (parents as containers) and waits for its turn. A connection
- * loss is ridden out (the create is recovered by its GUID, never duplicated);
- * a session that dies while waiting is replaced and the node re-queued while
- * time remains. Returns DLOCK_OK (held), DLOCK_ETIMEDOUT (not held, node
- * removed), DLOCK_EINTR (stopped by intr; node removed), or an error with no
- * hold: DLOCK_ECONNECT, DLOCK_ECONNLOSS (still disconnected at the deadline, or
- * holding on a session whose fate is unknown), DLOCK_ESESSION, DLOCK_EAUTH,
- * DLOCK_EZK, DLOCK_ENOMEM. */
+/* Acquires l. Already held: counts one more hold, but only after the same
+ * check as dlock_lock_held (a hold not confirmed for a third of the session
+ * timeout is asked about); a hold found lost is forgotten and reported as
+ * DLOCK_ELOST, never replaced by a fresh one under the caller's outer hold.
+ * Otherwise queues a node (parents as containers) and waits for its turn. A
+ * connection loss is ridden out (the create is recovered by its GUID, never
+ * duplicated); a session that dies while waiting is replaced and the node
+ * re-queued while time remains. Every server call obeys the timeout plus
+ * DLOCK_CALL_GRACE_MS. Returns DLOCK_OK (held), DLOCK_ETIMEDOUT (not held,
+ * node removed), DLOCK_EINTR (stopped by intr; node removed), or an error with
+ * no new hold: DLOCK_ECONNECT, DLOCK_ECONNLOSS (still disconnected at the
+ * deadline, or holding on a session whose fate is unknown), DLOCK_ESESSION,
+ * DLOCK_ELOST, DLOCK_EDEADLK, DLOCK_EAUTH, DLOCK_EZK, DLOCK_ENOMEM. */
 int dlock_lock_acquire(dlock_lock *l, const dlock_acquire_opts *o, dlock_err *err);
 
-/* Drops one hold; the last one deletes the node: with wait == 0 it sends the
+/* How far past a timed acquire's timeout its server calls may run (a round
+ * trip that was already under way), ms; a call still unanswered then is given
+ * up and its effects cleaned up in the background. */
+#define DLOCK_CALL_GRACE_MS 500
+
+/* Drops one hold. While more than one remains the node is never touched,
+ * whatever the connection does. The last one deletes the node: with wait == 0 it sends the
  * delete without waiting for the reply (later requests of the session are
  * ordered after it; other sessions may see the node for one more round trip),
  * with wait != 0 it waits for the reply. Either way the delete is guaranteed:

@@ -210,7 +210,7 @@ int dlock_guid(char out[DLOCK_GUID_LEN + 1], dlock_err *err)
 	return DLOCK_OK;
 }
 
-int dlock_name_seq(const char *name, const char *marker, int32_t *seq)
+int dlock_name_seq(const char *name, const char *marker, int32_t *seq, const char **text)
 {
 	const char *at = NULL, *p = name, *s;
 	size_t mlen = strlen(marker);
@@ -225,6 +225,9 @@ int dlock_name_seq(const char *name, const char *marker, int32_t *seq)
 		return 0;
 	}
 	s = at + mlen;
+	if (text) {
+		*text = s;
+	}
 	if (*s == '-') { /* the server formats a wrapped counter as %010d */
 		neg = 1;
 		s++;
@@ -246,9 +249,9 @@ int dlock_name_seq(const char *name, const char *marker, int32_t *seq)
 	return 1;
 }
 
-int dlock_seq_cmp(int32_t a, int32_t b)
+int dlock_seq_cmp(const char *a, const char *b)
 {
-	int32_t d = (int32_t)((uint32_t)a - (uint32_t)b);
+	int c = strcmp(a, b);
 
-	return (d > 0) - (d < 0);
+	return (c > 0) - (c < 0);
 }

@@ -27,11 +27,15 @@ int dlock_hosts_validate(const char *hosts, size_t len, dlock_err *err);
 int dlock_guid(char out[DLOCK_GUID_LEN + 1], dlock_err *err);
 
 /* Parses the sequence number after the last `marker` in a child's name.
- * Returns 1 and stores it in *seq, or 0 when name is not a lock node. */
-int dlock_name_seq(const char *name, const char *marker, int32_t *seq);
+ * Returns 1 and stores it in *seq (and, when text is not NULL, where its text
+ * starts in name), or 0 when name is not a lock node. */
+int dlock_name_seq(const char *name, const char *marker, int32_t *seq, const char **text);
 
-/* Orders two sequence numbers the way the server issued them, wrap included
- * (serial-number arithmetic on the signed 32-bit counter): <0, 0, >0. */
-int dlock_seq_cmp(int32_t a, int32_t b);
+/* Orders two sequence suffixes exactly as Apache Curator orders its queue:
+ * as strings (Curator sorts children by the text after the marker). That is
+ * the numeric order until the server's signed 32-bit counter wraps; after
+ * it, "-2147483648" sorts first. Every client of a queue must agree on its
+ * order, and Curator's cannot change, so dlock follows it: <0, 0, >0. */
+int dlock_seq_cmp(const char *a, const char *b);
 
 #endif

@@ -60,10 +60,22 @@ static void item_free(reap_item *it)
 
 /* Deletes the children of it->path that carry it->guid: nodes whose create
  * reply was lost. Returns the first failing code, else ZOK. */
+static void reap_synced(int rc, const char *value, const void *data)
+{
+	(void)rc;
+	(void)value;
+	(void)data;
+}
+
 static int reap_by_guid(zhandle_t *zh, const reap_item *it)
 {
 	struct String_vector kids = {0, NULL};
-	int zrc = zoo_get_children(zh, it->path, 0, &kids), i;
+	int zrc, i;
+
+	/* a sync first: the listing after it cannot miss a node a lagging
+	 * server has not seen yet (requests of a session are ordered) */
+	zoo_async(zh, it->path, reap_synced, NULL);
+	zrc = zoo_get_children(zh, it->path, 0, &kids);
 
 	if (zrc == ZNONODE) {
 		return ZOK;

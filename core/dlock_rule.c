@@ -31,22 +31,22 @@ int dlock_rule_parse(dlock_kind kind, const char *name, dlock_entry *e)
 	switch (kind) {
 	case DLOCK_KIND_READ:
 	case DLOCK_KIND_WRITE:
-		if (dlock_name_seq(name, MARK_WRITE, &e->seq)) {
+		if (dlock_name_seq(name, MARK_WRITE, &e->seq, &e->key)) {
 			e->writer = 1;
 			return 1;
 		}
 		e->writer = 0;
-		return dlock_name_seq(name, MARK_READ, &e->seq);
+		return dlock_name_seq(name, MARK_READ, &e->seq, &e->key);
 	default:
 		e->writer = 1;
-		return dlock_name_seq(name, dlock_kind_marker(kind), &e->seq);
+		return dlock_name_seq(name, dlock_kind_marker(kind), &e->seq, &e->key);
 	}
 }
 
 static int entry_cmp(const void *a, const void *b)
 {
 	const dlock_entry *x = a, *y = b;
-	int c = dlock_seq_cmp(x->seq, y->seq);
+	int c = dlock_seq_cmp(x->key, y->key);
 
 	return c ? c : strcmp(x->name, y->name);
 }

@@ -19,6 +19,7 @@ typedef enum dlock_kind {
 typedef struct dlock_entry {
 	const char *name; /* child name (borrowed from the listing) */
 	int32_t seq;      /* parsed sequence number */
+	const char *key;  /* its text in name: the sort key (see dlock_seq_cmp) */
 	int writer;       /* excludes everyone (mutex, write, semaphore lease counts) */
 } dlock_entry;
 
@@ -29,7 +30,8 @@ const char *dlock_kind_marker(dlock_kind kind);
  * Returns 1 and fills *e, or 0 when the child is not one of the family. */
 int dlock_rule_parse(dlock_kind kind, const char *name, dlock_entry *e);
 
-/* Sorts entries into queue order (sequence, wrap-around aware). */
+/* Sorts entries into queue order: Curator's order (see dlock_seq_cmp), ties
+ * (only possible after the counter wrapped) by full name. */
 void dlock_rule_sort(dlock_entry *entries, size_t n);
 
 /* The verdict for the entry at index `mine` of a sorted queue. */

@@ -30,13 +30,15 @@ struct dlock_session {
 	int64_t connect_timeout_ms; /* how long connects are waited for */
 	pid_t owner;                /* pid that opened the session */
 	unsigned refs;              /* references; touched by the owning thread only */
+	int closed;                 /* zh closed after the session was declared dead (owner thread) */
 	struct ACL acl_entries[2];  /* ACL for nodes when auth is set */
 	struct ACL_vector acl;      /* points at acl_entries */
-	pthread_mutex_t mu;         /* guards the fields below */
+	pthread_mutex_t mu;         /* guards the fields below, and the reaper pointer */
 	pthread_cond_t cond;        /* signalled on any state change or watch event */
 	sess_state state;           /* last state seen, or DEAD declared locally */
 	int64_t disconnected_at;    /* when CONNECTED turned CONNECTING, ms */
 	int negotiated_ms;          /* session timeout the server granted */
+	int64_t session_id;         /* server-assigned id, set on the first connect */
 	int auth_done;              /* the add_auth completion ran */
 	int auth_rc;                /* its result */
 	uintptr_t armed;            /* generation of the current wait */
@@ -113,9 +115,12 @@ static void session_watcher(zhandle_t *zh, int type, int state, const char *path
 	if (s->state == SESS_DEAD) {
 		/* final, even if the client later reconnects to the same session */
 	} else if (state == ZOO_CONNECTED_STATE) {
+		const clientid_t *id = zoo_client_id(zh);
+
 		s->state = SESS_CONNECTED;
 		s->disconnected_at = 0;
 		s->negotiated_ms = zoo_recv_timeout(zh);
+		s->session_id = id ? id->client_id : 0;
 		connected = 1;
 	} else if (state == ZOO_EXPIRED_SESSION_STATE || state == ZOO_AUTH_FAILED_STATE) {
 		s->state = SESS_DEAD;
@@ -123,11 +128,11 @@ static void session_watcher(zhandle_t *zh, int type, int state, const char *path
 		s->state = SESS_CONNECTING;
 		s->disconnected_at = dlock_now_ms();
 	}
+	if (connected && s->reaper) {
+		dlock_reaper_connected(s->reaper); /* under mu: the close clears it under mu */
+	}
 	pthread_cond_broadcast(&s->cond);
 	pthread_mutex_unlock(&s->mu);
-	if (connected && s->reaper) {
-		dlock_reaper_connected(s->reaper);
-	}
 }
 
 void dlock_session_watcher(zhandle_t *zh, int type, int state, const char *path, void *ctx)
@@ -165,10 +170,10 @@ static void delete_completion(int rc, const void *data)
 	delete_op *op = (delete_op *)data;
 	dlock_session *s = op->s;
 
+	pthread_mutex_lock(&s->mu);
 	if ((rc == ZCONNECTIONLOSS || rc == ZOPERATIONTIMEOUT) && s->reaper) {
 		dlock_reaper_add(s->reaper, op->path, NULL); /* retried after the reconnect */
 	}
-	pthread_mutex_lock(&s->mu);
 	s->inflight_deletes--;
 	pthread_cond_broadcast(&s->cond);
 	pthread_mutex_unlock(&s->mu);
@@ -220,7 +225,7 @@ static int wait_until(dlock_session *s, int (*done)(dlock_session *, void *), vo
 			int stop;
 
 			pthread_mutex_unlock(&s->mu);
-			stop = intr->fn(intr->arg); /* may not return: nothing of ours is locked */
+			stop = intr->fn(intr->arg); /* always returns (see dlock_interrupt_fn) */
 			pthread_mutex_lock(&s->mu);
 			if (stop) {
 				rc = DLOCK_EINTR;
@@ -354,6 +359,29 @@ fail:
 	return rc;
 }
 
+/* Stops the reaper and closes the handle, once, on the owning thread with no
+ * lock held (the close runs pending completions, which take s->mu). The
+ * reaper pointer is cleared under s->mu first, so no callback can reach the
+ * reaper after it is stopped; the reaper goes before the handle because it
+ * may be inside a call on it. */
+static void session_close(dlock_session *s)
+{
+	dlock_reaper *r;
+
+	if (s->closed || s->owner != getpid()) {
+		return;
+	}
+	pthread_mutex_lock(&s->mu);
+	r = s->reaper;
+	s->reaper = NULL;
+	pthread_mutex_unlock(&s->mu);
+	dlock_reaper_stop(r);
+	s->closed = 1;
+	if (s->zh) {
+		zookeeper_close(s->zh); /* runs pending completions; none after this */
+	}
+}
+
 void dlock_session_ref(dlock_session *s)
 {
 	s->refs++;
@@ -369,11 +397,7 @@ void dlock_session_unref(dlock_session *s)
 		 * closing it would end the parent's session; leak it on purpose */
 		return;
 	}
-	dlock_reaper_stop(s->reaper); /* it may be inside a sync call on zh */
-	s->reaper = NULL;
-	if (s->zh) {
-		zookeeper_close(s->zh); /* runs pending completions; none after this */
-	}
+	session_close(s);
 	pthread_cond_destroy(&s->cond);
 	pthread_mutex_destroy(&s->mu);
 	free(s->hosts);
@@ -394,7 +418,7 @@ int dlock_session_matches(const dlock_session *s, const dlock_session_cfg *cfg)
 
 zhandle_t *dlock_session_zh(dlock_session *s)
 {
-	return s->zh;
+	return s->closed ? NULL : s->zh;
 }
 
 const struct ACL_vector *dlock_session_acl(dlock_session *s)
@@ -425,17 +449,24 @@ int dlock_session_health(dlock_session *s)
 	    : s->state == SESS_CONNECTING ? DLOCK_HEALTH_UNCERTAIN
 	                                  : DLOCK_HEALTH_DEAD;
 	pthread_mutex_unlock(&s->mu);
-	if (h == DLOCK_HEALTH_DEAD && s->reaper) {
-		dlock_reaper_abandon(s->reaper); /* its nodes are gone with it */
+	if (h == DLOCK_HEALTH_DEAD) {
+		/* Closed now, not at the last unref: a session declared dead locally
+		 * (disconnected past its timeout) can still be revived by a server
+		 * that restarted with fresh timers, and its nodes with it; a closed
+		 * handle never reconnects, so the server expires them. */
+		session_close(s);
 	}
 	return h;
 }
 
 int64_t dlock_session_id(dlock_session *s)
 {
-	const clientid_t *id = zoo_client_id(s->zh);
+	int64_t id;
 
-	return id ? id->client_id : 0;
+	pthread_mutex_lock(&s->mu);
+	id = s->session_id;
+	pthread_mutex_unlock(&s->mu);
+	return id;
 }
 
 int dlock_session_wait_connected(dlock_session *s, int64_t deadline_ms, const dlock_interrupt *intr)
@@ -469,11 +500,15 @@ int dlock_session_wait(dlock_session *s, void *ctx, int64_t deadline_ms,
 void dlock_session_delete_async(dlock_session *s, const char *path)
 {
 	size_t len = strlen(path);
-	delete_op *op = malloc(sizeof(*op) + len + 1);
+	delete_op *op;
 	int zrc;
 
+	if (s->closed) {
+		return; /* the session is dead: its nodes are gone, or go with it */
+	}
+	op = malloc(sizeof(*op) + len + 1);
 	if (!op) {
-		dlock_reaper_add(s->reaper, path, NULL);
+		dlock_session_delete_later(s, path, NULL);
 		return;
 	}
 	op->s = s;
@@ -483,8 +518,10 @@ void dlock_session_delete_async(dlock_session *s, const char *path)
 	pthread_mutex_unlock(&s->mu);
 	zrc = zoo_adelete(s->zh, op->path, -1, delete_completion, op);
 	if (zrc != ZOK) { /* not even queued: no completion will run */
-		dlock_reaper_add(s->reaper, path, NULL);
 		pthread_mutex_lock(&s->mu);
+		if (s->reaper) {
+			dlock_reaper_add(s->reaper, path, NULL);
+		}
 		s->inflight_deletes--;
 		pthread_mutex_unlock(&s->mu);
 		free(op);
@@ -493,7 +530,11 @@ void dlock_session_delete_async(dlock_session *s, const char *path)
 
 void dlock_session_delete_later(dlock_session *s, const char *path, const char *guid)
 {
-	dlock_reaper_add(s->reaper, path, guid);
+	pthread_mutex_lock(&s->mu);
+	if (s->reaper) { /* none once closed: the nodes went with the session */
+		dlock_reaper_add(s->reaper, path, guid);
+	}
+	pthread_mutex_unlock(&s->mu);
 }
 
 int dlock_session_timeout_ms(dlock_session *s)
@@ -511,9 +552,9 @@ size_t dlock_session_pending_deletes(dlock_session *s)
 	size_t n;
 
 	pthread_mutex_lock(&s->mu);
-	n = s->inflight_deletes;
+	n = s->inflight_deletes + (s->reaper ? dlock_reaper_pending(s->reaper) : 0);
 	pthread_mutex_unlock(&s->mu);
-	return n + (s->reaper ? dlock_reaper_pending(s->reaper) : 0);
+	return n;
 }
 
 uint64_t dlock_session_notifications(dlock_session *s)
@@ -524,4 +565,40 @@ uint64_t dlock_session_notifications(dlock_session *s)
 	n = s->notifications;
 	pthread_mutex_unlock(&s->mu);
 	return n;
+}
+
+void dlock_session_lock(dlock_session *s)
+{
+	pthread_mutex_lock(&s->mu);
+}
+
+void dlock_session_unlock(dlock_session *s)
+{
+	pthread_mutex_unlock(&s->mu);
+}
+
+void dlock_session_broadcast(dlock_session *s)
+{
+	pthread_cond_broadcast(&s->cond);
+}
+
+typedef struct cond_arg {
+	int (*done)(void *); /* the caller's predicate */
+	void *arg;           /* its argument */
+} cond_arg;
+
+static int cond_done(dlock_session *s, void *arg)
+{
+	cond_arg *c = arg;
+
+	(void)s;
+	return c->done(c->arg);
+}
+
+int dlock_session_wait_for(dlock_session *s, int (*done)(void *arg), void *arg, int64_t deadline_ms,
+                           const dlock_interrupt *intr)
+{
+	cond_arg c = {done, arg};
+
+	return wait_until(s, cond_done, &c, deadline_ms, intr);
 }

@@ -19,9 +19,9 @@
 typedef struct dlock_session dlock_session;
 
 /* Called between wait slices on the waiting thread with no lock held; returns
- * non-zero to make the wait give up with DLOCK_EINTR. The callback may also
- * never return (a PHP exit() in a signal handler): callers keep no heap state
- * on their stack across it. */
+ * non-zero to make the wait give up with DLOCK_EINTR. It must always return
+ * (the PHP glue catches a bailout inside it and re-raises it after the core
+ * has cleaned up), so the core may keep state on its stack across waits. */
 typedef int (*dlock_interrupt_fn)(void *arg);
 
 typedef struct dlock_interrupt {
@@ -69,7 +69,8 @@ void dlock_session_unref(dlock_session *s);
 /* Non-zero when s was opened with settings equal to cfg. */
 int dlock_session_matches(const dlock_session *s, const dlock_session_cfg *cfg);
 
-/* The handle, for ZooKeeper calls from the caller's thread. */
+/* The handle, for ZooKeeper calls from the caller's thread; NULL once the
+ * session was closed as dead (see dlock_session_health). */
 zhandle_t *dlock_session_zh(dlock_session *s);
 
 /* The ACL for lock nodes and their parents: open, or with credentials
@@ -84,7 +85,11 @@ int dlock_session_owned(const dlock_session *s);
 
 /* Current health; DEAD is final. A disconnect longer than the negotiated
  * session timeout is declared DEAD locally (the client cannot hear the
- * server's expiry while disconnected). */
+ * server's expiry while disconnected). The first call that sees DEAD on the
+ * owning process stops the reaper and closes the handle, so a session the
+ * client gave up on can never reconnect and keep nodes; after that
+ * dlock_session_zh() returns NULL. Call only from the thread that uses the
+ * session (never from a ZooKeeper callback). */
 int dlock_session_health(dlock_session *s);
 
 /* The server-assigned session id (0 before the first connect). */
@@ -117,6 +122,18 @@ void dlock_session_delete_async(dlock_session *s, const char *path);
 /* Hands a delete to the retry thread: `path` itself, or with a guid every
  * child of `path` carrying it. Used when a delete met a connection loss. */
 void dlock_session_delete_later(dlock_session *s, const char *path, const char *guid);
+
+/* The session's monitor, for the call layer (dlock_call): lock/unlock its
+ * mutex, and wake every waiter (call with the mutex held). */
+void dlock_session_lock(dlock_session *s);
+void dlock_session_unlock(dlock_session *s);
+void dlock_session_broadcast(dlock_session *s);
+
+/* Waits until done(arg), evaluated under the session mutex, is true; gives
+ * up at deadline_ms (<0: never), when the session dies, or when intr asks.
+ * Returns DLOCK_OK, DLOCK_ETIMEDOUT, DLOCK_ESESSION or DLOCK_EINTR. */
+int dlock_session_wait_for(dlock_session *s, int (*done)(void *arg), void *arg, int64_t deadline_ms,
+                           const dlock_interrupt *intr);
 
 /* The negotiated session timeout (the requested one before the first connect), ms. */
 int dlock_session_timeout_ms(dlock_session *s);

@@ -77,15 +77,27 @@ static void test_names(void)
 	int32_t s = 0;
 	char g1[DLOCK_GUID_LEN + 1], g2[DLOCK_GUID_LEN + 1];
 
-	CHECK(dlock_name_seq("_c_abc-lock-0000000042", "lock-", &s) && s == 42, "seq parse");
-	CHECK(dlock_name_seq("_c_x-lock-y-lock-0000000007", "lock-", &s) && s == 7, "last marker");
-	CHECK(dlock_name_seq("_c_x-lock--2147483648", "lock-", &s) && s == INT32_MIN, "negative seq");
-	CHECK(!dlock_name_seq("_c_x-__READ__0000000001", "lock-", &s), "foreign node ignored");
-	CHECK(!dlock_name_seq("_c_x-lock-12a", "lock-", &s), "junk suffix ignored");
-	CHECK(!dlock_name_seq("_c_x-lock-", "lock-", &s), "empty suffix ignored");
-	CHECK(dlock_seq_cmp(1, 2) < 0 && dlock_seq_cmp(2, 1) > 0 && dlock_seq_cmp(5, 5) == 0,
+	const char *t = NULL;
+
+	CHECK(dlock_name_seq("_c_abc-lock-0000000042", "lock-", &s, &t) && s == 42 &&
+	          strcmp(t, "0000000042") == 0,
+	      "seq parse");
+	CHECK(dlock_name_seq("_c_x-lock-y-lock-0000000007", "lock-", &s, NULL) && s == 7,
+	      "last marker");
+	CHECK(dlock_name_seq("_c_x-lock--2147483648", "lock-", &s, NULL) && s == INT32_MIN,
+	      "negative seq");
+	CHECK(!dlock_name_seq("_c_x-__READ__0000000001", "lock-", &s, NULL), "foreign node ignored");
+	CHECK(!dlock_name_seq("_c_x-lock-12a", "lock-", &s, NULL), "junk suffix ignored");
+	CHECK(!dlock_name_seq("_c_x-lock-", "lock-", &s, NULL), "empty suffix ignored");
+	CHECK(dlock_seq_cmp("0000000001", "0000000002") < 0 &&
+	          dlock_seq_cmp("0000000002", "0000000001") > 0 &&
+	          dlock_seq_cmp("0000000005", "0000000005") == 0,
 	      "seq order");
-	CHECK(dlock_seq_cmp(INT32_MAX, INT32_MIN) < 0, "wrapped counter sorts after INT32_MAX");
+	/* Curator sorts the text after the marker as a string; after the server's
+	 * counter wraps, "-2147483648" sorts first for Curator, so for dlock too:
+	 * every client of one queue must agree on who is first */
+	CHECK(dlock_seq_cmp("-2147483648", "2147483647") < 0, "wrapped counter sorts as Curator's");
+	CHECK(dlock_seq_cmp("-000000005", "-2147483648") < 0, "negatives in Curator's string order");
 	CHECK(dlock_guid(g1, NULL) == DLOCK_OK && dlock_guid(g2, NULL) == DLOCK_OK &&
 	          strlen(g1) == DLOCK_GUID_LEN && strcmp(g1, g2) != 0 && g1[14] == '4',
 	      "guid");
@@ -148,7 +160,7 @@ static dlock_session_cfg cfg_n(int n)
 
 static dlock_acquire_opts opts(const dlock_session_cfg *c, int64_t timeout_ms)
 {
-	dlock_acquire_opts o = {c, "t", 1, timeout_ms, NULL, 0};
+	dlock_acquire_opts o = {c, "t", 1, timeout_ms, NULL, NULL, 0};
 
 	return o;
 }
@@ -247,7 +259,8 @@ static void test_server(void)
 	w.cfg = cb;
 	pthread_create(&th, NULL, waiter_run, &w);
 	CHECK(wait_children(path, 2), "waiter queued");
-	CHECK(dlock_lock_release(ma, 0, &e) == DLOCK_OK && dlock_lock_held(ma), "inner release keeps it");
+	CHECK(dlock_lock_release(ma, 0, &e) == DLOCK_OK && dlock_lock_held(ma),
+	      "inner release keeps it");
 	t0 = dlock_now_ms();
 	CHECK(dlock_lock_release(ma, 0, &e) == DLOCK_OK && !dlock_lock_held(ma), "last release");
 	pthread_join(th, NULL);
@@ -315,6 +328,108 @@ static void test_no_herd(void)
 	}
 }
 
+/* Creates a raw child `name-` (ephemeral sequential) of path on session n's
+ * handle, as another client would; returns its full path (static buffer). */
+static const char *raw_node(int n, const char *path, const char *name)
+{
+	static char out[512];
+	char want[512];
+	dlock_session_cfg c = cfg_n(n);
+	dlock_session *s = NULL;
+	int zrc;
+
+	out[0] = '\0';
+	if (dlock_pool_get(&c, NULL, &s, NULL) != DLOCK_OK) {
+		return out;
+	}
+	snprintf(want, sizeof(want), "%s/%s", path, name);
+	zrc = zoo_create(dlock_session_zh(s), want, "x", 1, &ZOO_OPEN_ACL_UNSAFE,
+	                 ZOO_EPHEMERAL_SEQUENTIAL, out, sizeof(out));
+	if (zrc != ZOK) {
+		out[0] = '\0';
+	}
+	dlock_session_unref(s);
+	return out;
+}
+
+static void raw_delete(int n, const char *node)
+{
+	dlock_session_cfg c = cfg_n(n);
+	dlock_session *s = NULL;
+
+	if (dlock_pool_get(&c, NULL, &s, NULL) == DLOCK_OK) {
+		zoo_delete(dlock_session_zh(s), node, -1);
+		dlock_session_unref(s);
+	}
+}
+
+/* A downgrade with a writer queued behind our write is refused: once our
+ * write went, that writer would hold beside our read. */
+static void test_downgrade_guard(void)
+{
+	const char *path = "/dlock-tests/core/downgrade";
+	dlock_session_cfg c = cfg_n(40);
+	dlock_acquire_opts o = opts(&c, 0);
+	dlock_lock *w = new_lock(DLOCK_KIND_WRITE, 1, path), *r = new_lock(DLOCK_KIND_READ, 1, path);
+	char other[512];
+	dlock_err e;
+
+	CHECK(dlock_lock_acquire(w, &o, &e) == DLOCK_OK, "writer");
+	snprintf(other, sizeof(other), "%s", raw_node(41, path, "_c_0-__WRIT__"));
+	CHECK(other[0], "a writer queues behind");
+	o.grant_node = dlock_lock_node(w);
+	CHECK(dlock_lock_acquire(r, &o, &e) == DLOCK_EDEADLK, "downgrade refused: %s", e.msg);
+	CHECK(dlock_lock_holds(r) == 0 && wait_children(path, 2), "the refused read left no node");
+	raw_delete(41, other);
+	CHECK(dlock_lock_acquire(r, &o, &e) == DLOCK_OK, "downgrade once no writer waits");
+	o.grant_node = NULL;
+	dlock_lock_release(w, 1, &e);
+	dlock_lock_release(r, 1, &e);
+	dlock_lock_free(w);
+	dlock_lock_free(r);
+}
+
+/* A semaphore waiter never watches a lease of its own process (it would not
+ * go while we wait) but another node ahead: when that goes, the lease comes. */
+static char semwatch_other[512];
+
+static void *semwatch_release(void *arg)
+{
+	(void)arg;
+	if (wait_children("/dlock-tests/core/semwatch", 3)) { /* b is queued */
+		raw_delete(43, semwatch_other);
+	}
+	return NULL;
+}
+
+static void test_semaphore_watch(void)
+{
+	const char *path = "/dlock-tests/core/semwatch";
+	dlock_session_cfg c = cfg_n(42);
+	dlock_acquire_opts o = opts(&c, 0);
+	dlock_lock *a = new_lock(DLOCK_KIND_SEMAPHORE, 2, path);
+	dlock_lock *b = new_lock(DLOCK_KIND_SEMAPHORE, 2, path);
+	pthread_t t;
+	int64_t t0;
+	dlock_err e;
+
+	CHECK(dlock_lock_acquire(a, &o, &e) == DLOCK_OK, "own lease");
+	snprintf(semwatch_other, sizeof(semwatch_other), "%s", raw_node(43, path, "_c_0-lease-"));
+	CHECK(semwatch_other[0], "another process's lease");
+	/* queue: a (ours, holds), other (holds), b: b would watch a by the rule */
+	o.timeout_ms = 8000;
+	pthread_create(&t, NULL, semwatch_release, NULL);
+	t0 = dlock_now_ms();
+	CHECK(dlock_lock_acquire(b, &o, &e) == DLOCK_OK && dlock_now_ms() - t0 < 6000,
+	      "second own lease comes when the other lease goes (%lld ms)",
+	      (long long)(dlock_now_ms() - t0));
+	pthread_join(t, NULL);
+	dlock_lock_release(a, 1, &e);
+	dlock_lock_release(b, 1, &e);
+	dlock_lock_free(a);
+	dlock_lock_free(b);
+}
+
 static void test_read_write(void)
 {
 	const char *path = "/dlock-tests/core/rw";
@@ -339,8 +454,9 @@ static void test_read_write(void)
 	      "write node named as Curator's");
 	CHECK(dlock_lock_acquire(r2, &o2, &e) == DLOCK_ETIMEDOUT, "reader waits for writer");
 	CHECK(dlock_lock_self_conflict(r1, hosts), "same-process read behind a write conflicts");
-	o1.granted = 1;
+	o1.grant_node = dlock_lock_node(w1);
 	CHECK(dlock_lock_acquire(r1, &o1, &e) == DLOCK_OK, "downgrade: writer takes read");
+	o1.grant_node = NULL;
 	dlock_lock_release(w1, 0, &e);
 	o2.timeout_ms = 5000;
 	CHECK(dlock_lock_acquire(r2, &o2, &e) == DLOCK_OK, "after downgrade readers share");
@@ -449,6 +565,8 @@ int main(void)
 		test_no_herd();
 		test_read_write();
 		test_semaphore();
+		test_downgrade_guard();
+		test_semaphore_watch();
 #ifdef DLOCK_FAULT_INJECTION
 		test_faults();
 #endif

@@ -1,0 +1,46 @@
+/* dlock_lock_int.h: the contender's state, shared by the two halves of the
+ * lock: dlock_lock.c (getting a hold) and dlock_hold.c (having one: release,
+ * checks, lifetime). Not part of the core's public face. */
+#ifndef DLOCK_LOCK_INT_H
+#define DLOCK_LOCK_INT_H
+
+#include "dlock_lock.h"
+#include "dlock_path.h"
+#include "dlock_registry.h"
+
+struct dlock_lock {
+	dlock_kind kind;               /* what the node is (marker) and how it decides */
+	int max_leases;                /* semaphores: holders allowed at once */
+	char *path;                    /* the lock path (owned) */
+	char *node;                    /* our node's full path while queued or held (owned) */
+	char *watch;                   /* the node currently watched (owned) or NULL */
+	char *hosts;                   /* hosts of the session while it has a node (owned) */
+	char guid[DLOCK_GUID_LEN + 1]; /* this attempt's GUID, in the node name */
+	dlock_session *sess;           /* reference while node != NULL */
+	int64_t token;                 /* czxid of node */
+	int64_t confirmed_at;          /* when the hold was last known good, ms */
+	unsigned holds;                /* reentrant hold count; > 0 only with a node */
+	dlock_reg reg;                 /* entry in the registry of held locks while it holds */
+};
+
+/* Forgets the node and the session reference without touching the server. */
+void dlock_hold_forget(dlock_lock *l);
+
+/* Removes a queued node after a failed or abandoned attempt (waiting for the
+ * delete at most DLOCK_CALL_GRACE_MS, then leaving it to the retry thread)
+ * and forgets it. */
+void dlock_hold_withdraw(dlock_lock *l);
+
+/* Asks the server whether l's node exists and belongs to its session, giving
+ * up at deadline (<0: never). Codes as dlock_lock_verify. */
+int dlock_hold_check(dlock_lock *l, int64_t deadline, dlock_err *err);
+
+/* Non-zero when l's hold must be asked about before it is trusted: not
+ * confirmed for a third of the session timeout (the client pings that often,
+ * so a live session confirms itself; a paused process cannot know). */
+int dlock_hold_stale(const dlock_lock *l);
+
+/* Deadline for a call that is not part of a timed wait: connect_timeout. */
+int64_t dlock_hold_own_deadline(dlock_session *s);
+
+#endif
