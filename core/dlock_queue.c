@@ -35,6 +35,9 @@ int dlock_queue_list(dlock_session *s, dlock_kind kind, int max_leases, const ch
 
 	*out = NULL;
 	*count = 0;
+	if (!dlock_session_zh(s)) {
+		return dlock_err_set(err, DLOCK_ESESSION, ZSESSIONEXPIRED, "session expired");
+	}
 	zrc = zoo_get_children(dlock_session_zh(s), path, 0, &kids);
 	if (zrc == ZNONODE) {
 		return DLOCK_OK;

@@ -330,6 +330,12 @@ int dlock_session_open(const dlock_session_cfg *cfg, const dlock_interrupt *intr
 		                   e == ENOMEM ? "out of memory" : "no server address could be resolved");
 		goto fail;
 	}
+	/* By default the client resolves the host names again every time it
+	 * polls, in its I/O thread: a fork() that lands inside that
+	 * getaddrinfo() leaves glibc's resolver lock held in the child, whose
+	 * first getaddrinfo() (its own new session) then hangs for ever. Resolve
+	 * only on connection loss. */
+	zoo_set_servers_resolution_delay(s->zh, -1);
 	s->reaper = dlock_reaper_start(s->zh);
 	if (!s->reaper) {
 		rc = dlock_err_set(err, DLOCK_ENOMEM, 0, "cannot start the cleanup thread");
