@@ -348,35 +348,42 @@ static int lock_wait_turn(dlock_lock *l, const dlock_acquire_opts *o, int64_t de
 }
 
 /* One more hold on a lock already held, after checking it as isAcquired()
- * does. A hold found lost is forgotten and reported, never silently
- * replaced by a fresh hold under the caller's outer one. */
+ * does; a connection that is down is waited for until deadline, so the
+ * answer is "held" or "lost" whenever the server can say. A hold found lost
+ * is forgotten and reported, never silently replaced by a fresh hold under
+ * the caller's outer one. */
 static int lock_reenter(dlock_lock *l, int64_t deadline, dlock_err *err)
 {
-	int h = dlock_session_health(l->sess), rc;
+	for (;;) {
+		int h = dlock_session_health(l->sess), rc;
 
-	if (h == DLOCK_HEALTH_DEAD) {
-		dlock_hold_forget(l);
-		return dlock_err_set(err, DLOCK_ELOST, ZSESSIONEXPIRED,
-		                     "lock %.128s was lost (its session expired) while held: the outer "
-		                     "hold is gone too",
-		                     l->path);
-	}
-	if (h == DLOCK_HEALTH_UNCERTAIN) {
-		return dlock_err_set(err, DLOCK_ECONNLOSS, ZCONNECTIONLOSS,
-		                     "connection lost: cannot tell whether lock %.128s is still held",
-		                     l->path);
-	}
-	if (dlock_hold_stale(l)) {
-		rc = dlock_hold_check(l, deadline, err);
-		if (rc == DLOCK_ELOST) {
+		if (h == DLOCK_HEALTH_DEAD) {
 			dlock_hold_forget(l);
+			return dlock_err_set(err, DLOCK_ELOST, ZSESSIONEXPIRED,
+			                     "lock %.128s was lost (its session expired) while held: the "
+			                     "outer hold is gone too",
+			                     l->path);
 		}
-		if (rc != DLOCK_OK) {
+		if (h == DLOCK_HEALTH_ALIVE) {
+			rc = dlock_hold_stale(l) ? dlock_hold_check(l, deadline, err) : DLOCK_OK;
+			if (rc == DLOCK_ECONNLOSS && dlock_session_health(l->sess) != DLOCK_HEALTH_ALIVE) {
+				continue; /* the check met the disconnect: wait for the verdict */
+			}
+			if (rc == DLOCK_ELOST) {
+				dlock_hold_forget(l);
+			} else if (rc == DLOCK_OK) {
+				l->holds++;
+			}
 			return rc;
 		}
+		if (deadline >= 0 && dlock_now_ms() >= deadline) {
+			return dlock_err_set(err, DLOCK_ECONNLOSS, ZCONNECTIONLOSS,
+			                     "connection lost: cannot tell whether lock %.128s is still held",
+			                     l->path);
+		}
+		/* disconnected: the reconnect tells (same session: held; expired: lost) */
+		dlock_session_wait_connected(l->sess, deadline, NULL);
 	}
-	l->holds++;
-	return DLOCK_OK;
 }
 
 int dlock_lock_acquire(dlock_lock *l, const dlock_acquire_opts *o, dlock_err *err)
