@@ -122,9 +122,12 @@ int dlock_hold_check(dlock_lock *l, int64_t deadline, dlock_err *err)
 		                     "lock %.128s is not certainly held: ZooKeeper did not answer in time",
 		                     l->path);
 	}
+	if (rc == DLOCK_ESESSION) { /* expired while we asked: the node went with it */
+		return dlock_err_set(err, DLOCK_ELOST, ZSESSIONEXPIRED,
+		                     "lock %.128s was lost: its session expired", l->path);
+	}
 	if (rc != DLOCK_OK) {
-		return dlock_call_failed(rc == DLOCK_ESESSION ? rc : DLOCK_ENOMEM, "checking", l->path,
-		                         err);
+		return dlock_call_failed(DLOCK_ENOMEM, "checking", l->path, err);
 	}
 	if (zrc == ZOK && owner == dlock_session_id(l->sess)) {
 		l->confirmed_at = dlock_now_ms();
@@ -160,8 +163,9 @@ int dlock_lock_release(dlock_lock *l, int wait, dlock_err *err)
 	return dlock_lock_release_all(l, wait, err);
 }
 
-/* Sends the release's delete and, with wait, waits for its reply. */
-static int lock_delete(dlock_lock *l, int wait, dlock_err *err)
+/* Sends the release's delete and, with wait, waits for its reply until
+ * deadline. */
+static int lock_delete(dlock_lock *l, int wait, int64_t deadline, dlock_err *err)
 {
 	dlock_call *c;
 	int rc, zrc;
@@ -175,12 +179,12 @@ static int lock_delete(dlock_lock *l, int wait, dlock_err *err)
 		return DLOCK_OK;
 	}
 	c = dlock_call_delete(l->sess, l->node);
-	rc = dlock_call_wait(c, dlock_hold_own_deadline(l->sess), NULL);
+	rc = dlock_call_wait(c, deadline, NULL);
 	zrc = c ? c->rc : 0;
 	dlock_call_release(c);
-	if (rc == DLOCK_OK && (zrc == ZNONODE || zrc == ZSESSIONEXPIRED)) {
-		return dlock_err_set(err, DLOCK_ELOST, zrc, "lock %.128s was lost: its node is gone",
-		                     l->path);
+	if (rc == DLOCK_ESESSION || (rc == DLOCK_OK && (zrc == ZNONODE || zrc == ZSESSIONEXPIRED))) {
+		return dlock_err_set(err, DLOCK_ELOST, rc == DLOCK_OK ? zrc : ZSESSIONEXPIRED,
+		                     "lock %.128s was lost: its node is gone", l->path);
 	}
 	if (rc != DLOCK_OK || dlock_call_unknown(zrc)) {
 		dlock_session_delete_later(l->sess, l->node, NULL);
@@ -199,6 +203,7 @@ static int lock_delete(dlock_lock *l, int wait, dlock_err *err)
 int dlock_lock_release_all(dlock_lock *l, int wait, dlock_err *err)
 {
 	int h, rc;
+	int64_t deadline; /* one connect_timeout for the reconnect and the delete together */
 
 	if (l->holds == 0 || !l->node) {
 		return dlock_err_set(err, DLOCK_ENOTHELD, 0, "lock %.128s is not held", l->path);
@@ -208,9 +213,10 @@ int dlock_lock_release_all(dlock_lock *l, int wait, dlock_err *err)
 		return dlock_err_set(err, DLOCK_EFORKED, 0,
 		                     "lock %.128s is held by the parent process, not this fork", l->path);
 	}
+	deadline = dlock_hold_own_deadline(l->sess);
 	h = dlock_session_health(l->sess);
 	if (h == DLOCK_HEALTH_UNCERTAIN) {
-		rc = dlock_session_wait_connected(l->sess, dlock_hold_own_deadline(l->sess), NULL);
+		rc = dlock_session_wait_connected(l->sess, deadline, NULL);
 		h = rc == DLOCK_OK ? DLOCK_HEALTH_ALIVE : dlock_session_health(l->sess);
 	}
 	if (h == DLOCK_HEALTH_DEAD) {
@@ -226,7 +232,7 @@ int dlock_lock_release_all(dlock_lock *l, int wait, dlock_err *err)
 		                     "is deleted when the connection returns, or goes with the session",
 		                     l->path);
 	}
-	rc = lock_delete(l, wait, err);
+	rc = lock_delete(l, wait, deadline, err);
 	if (rc == DLOCK_OK || rc == DLOCK_ELOST || rc == DLOCK_ECONNLOSS) {
 		dlock_hold_forget(l);
 	}
