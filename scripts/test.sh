@@ -7,6 +7,8 @@
 #   DLOCK_TEST_PORT=21810   where to start the server
 #   DLOCK_VALGRIND=1        also run the phpt suite under valgrind (leaks and errors fail)
 #   DLOCK_BENCH_SMOKE=1     also run the benchmark at small sizes (it must complete, counters exact)
+#   DLOCK_TORTURE_SECONDS=45  length of each randomized fault checker run (0 skips the stage;
+#                           only with the default test selection)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 export DLOCK_EXTRA_PACKAGES="${DLOCK_EXTRA_PACKAGES:-} php-fpm libfcgi-bin default-jdk-headless libcurator-recipes-java python3-kazoo php-pear valgrind gnuplot-nox"
@@ -73,6 +75,26 @@ phpt() {
 args=("$@")
 ((${#args[@]})) || args=(tests/)
 phpt "${args[@]}"
+
+# the randomized fault checker (scripts/torture.sh): fixed seeds in both server
+# modes, then one random seed; each run is one test
+torture_seconds=${DLOCK_TORTURE_SECONDS:-45}
+if ((${#@} == 0 && torture_seconds > 0)); then
+	echo "== randomized fault checker (scripts/torture.sh, $torture_seconds s a run)"
+	random_seed=$(( $(od -An -N4 -tu4 /dev/urandom) % 1000000 ))
+	for run in "1" "2" "3 --ensemble" "$random_seed"; do
+		read -r seed extra <<<"$run"
+		# shellcheck disable=SC2086
+		if out=$(scripts/torture.sh --seconds "$torture_seconds" --seed "$seed" $extra 2>&1) &&
+			[[ $(echo "$out" | grep '^torture: [0-9]* operations' | tail -1) =~ \ 0\ violations$ ]]; then
+			passed=$((passed + 1))
+		else
+			failed=$((failed + 1))
+			echo "$out" | tail -40
+		fi
+		echo "$out" | grep -E '^torture: (seed|[0-9]+ operations)' | sed "s/^/  seed $seed${extra:+ $extra}: /"
+	done
+fi
 
 if [[ ${DLOCK_VALGRIND:-0} == 1 ]]; then
 	echo "== phpt tests under valgrind (USE_ZEND_ALLOC=0)"

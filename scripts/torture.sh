@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# The randomized fault checker: contenders doing every dlock operation under
+# a seeded fault schedule (pauses past the session timeout, kill -9, pcntl
+# signals, server crash/restart or ensemble leader kills, and network stalls,
+# drops, half-closes and delays through tests/torture/proxy.c), then a check
+# of their histories (tests/torture/torture.php says what is proven).
+#   scripts/torture.sh [--seconds N] [--seed S] [--ensemble] [--contenders K]
+# Prints the seed first; the last line is
+#   torture: N operations, N faults, N violations
+# and the exit status is non-zero on any violation. Run artifacts stay in the
+# directory it prints. Ports: DLOCK_TORTURE_PORT (default 23000) and up.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+seconds=60 seed="" mode=standalone k=6
+while (($#)); do
+	case $1 in
+	--seconds) seconds=$2; shift 2 ;;
+	--seed) seed=$2; shift 2 ;;
+	--ensemble) mode=ensemble; shift ;;
+	--contenders) k=$2; shift 2 ;;
+	*) echo "usage: scripts/torture.sh [--seconds N] [--seed S] [--ensemble] [--contenders K]" >&2; exit 2 ;;
+	esac
+done
+[[ -n $seed ]] || seed=$(( $(od -An -N4 -tu4 /dev/urandom) % 1000000 ))
+echo "torture: seed $seed, $seconds s, $mode, $k contenders"
+scripts/setup.sh >/dev/null || { echo "torture: build failed"; exit 1; }
+
+base=${DLOCK_TORTURE_PORT:-23000}
+export DLOCK_ZK_STATE=${DLOCK_ZK_STATE:-/tmp/dlock-zk}-torture
+run=$(mktemp -d "${TMPDIR:-/tmp}/dlock-torture-$seed-XXXX")
+echo "torture: run directory $run"
+gcc -O2 -Wall -Wextra -o "$run/proxy" tests/torture/proxy.c || { echo "torture: proxy build failed"; exit 1; }
+
+proxy_pid=""
+cleanup() {
+	[[ -n $proxy_pid ]] && kill "$proxy_pid" 2>/dev/null
+	if [[ $mode == ensemble ]]; then scripts/zk.sh stop "$base" >/dev/null 2>&1; else scripts/zk.sh stop "$base" >/dev/null 2>&1; fi
+}
+trap cleanup EXIT
+
+if [[ $mode == ensemble ]]; then
+	direct=$(scripts/zk.sh start-ensemble "$base") || { echo "torture: ensemble did not start"; exit 1; }
+	pairs="$((base + 50)):$base $((base + 51)):$((base + 1)) $((base + 52)):$((base + 2))"
+	proxied="127.0.0.1:$((base + 50)),127.0.0.1:$((base + 51)),127.0.0.1:$((base + 52))"
+else
+	direct=$(scripts/zk.sh start "$base") || { echo "torture: ZooKeeper did not start"; exit 1; }
+	pairs="$((base + 50)):$base"
+	proxied="127.0.0.1:$((base + 50))"
+fi
+control=$((base + 49))
+# shellcheck disable=SC2086
+"$run/proxy" "$control" $pairs >"$run/proxy.log" 2>&1 &
+proxy_pid=$!
+for _ in $(seq 50); do grep -q ready "$run/proxy.log" && break; sleep 0.1; done
+
+DLOCK_SO=$PWD/modules/dlock.so php -n -d "extension=$PWD/modules/dlock.so" -d extension=posix \
+	tests/torture/torture.php "$run" "$seed" "$seconds" "$k" "$mode" "$direct" "$proxied" "$control" \
+	"$PWD/scripts/zk.sh" "$base" 2> >(grep -v '^$' | tail -40 >&2)
+rc=$?
+exit $rc

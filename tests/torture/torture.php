@@ -1,0 +1,412 @@
+<?php
+/* torture.php: the randomized fault checker's orchestrator (scripts/torture.sh
+ * starts the servers and the proxy, then this). It keeps K contenders
+ * (contender.php) running until the deadline, respawning those that end, and
+ * runs a seeded fault schedule beside them:
+ *   pause      SIGSTOP a contender, mostly past its session timeout, SIGCONT
+ *   kill       kill -9 a contender (its locks go with its session)
+ *   signal     SIGUSR1 bursts (the contender's handler may throw mid-wait)
+ *   server     standalone: kill -9 ZooKeeper and restart it on its data;
+ *              ensemble: kill -9 the leader and restart it
+ *   stall/drop/halfclose/delay   network faults through proxy.c
+ * A watchdog takes a gdb backtrace of a contender that made no progress for
+ * a bound no call may exceed, and records a hang. After the deadline every
+ * fault is undone, every contender must end on its own, and every lock path
+ * must be free with no node left. Then check.php judges the histories.
+ *   php torture.php RUN SEED SECONDS K MODE DIRECT_HOSTS PROXIED_HOSTS
+ *                   CONTROL_PORT ZK_SH BASE_PORT */
+
+require __DIR__ . '/check.php';
+
+[, $run, $seed, $seconds, $k, $mode, $direct, $proxied, $control, $zksh, $base] = $argv;
+$seed = (int) $seed;
+$k = (int) $k;
+mt_srand($seed);
+$start = microtime(true);
+$end = $start + (float) $seconds;
+$php = escapeshellarg(PHP_BINARY) . ' -n -d ' . escapeshellarg('extension=' . getenv('DLOCK_SO'))
+     . ' -d dlock.max_wait=' . TORTURE_CAP;
+$root = "/torture-$seed";
+$hang = TORTURE_CAP + 1.0 + TORTURE_CT + TORTURE_SLACK + 25.0; /* no call lasts longer */
+
+function flog(string $file, array $r): void
+{
+    global $run;
+    file_put_contents("$run/$file", json_encode($r) . "\n", FILE_APPEND);
+}
+
+function say(string $s): void
+{
+    global $start;
+    fprintf(STDERR, "[%6.1f] %s\n", microtime(true) - $start, $s);
+}
+
+$slots = [];    /* slot => contender: proc, pid, n, since, killed, stopped */
+$spawned = 0;
+
+function spawn(int $slot): void
+{
+    global $slots, $spawned, $php, $run, $seed, $end, $direct, $proxied;
+    $n = $spawned++;
+    $hosts = $slot % 3 === 2 ? $direct : $proxied; /* most contenders see the network faults */
+    $async = mt_rand(0, 1);
+    $cmd = "exec $php -d dlock.async_release=$async " . escapeshellarg(__DIR__ . '/contender.php') . ' '
+         . escapeshellarg($run) . ' ' . ($seed * 1000 + $n) . ' ' . sprintf('%.3f', $end) . ' '
+         . escapeshellarg($hosts) . " $n";
+    $proc = proc_open($cmd, [0 => ['file', '/dev/null', 'r'], 1 => ['file', "$run/c$n.out", 'w'],
+                             2 => ['file', "$run/c$n.err", 'w']], $pipes);
+    $pid = proc_get_status($proc)['pid'];
+    $slots[$slot] = ['proc' => $proc, 'pid' => $pid, 'n' => $n, 'since' => microtime(true),
+                     'killed' => false, 'stopped' => false];
+}
+
+/** The last history record of a contender, or null. */
+function last_record(int $pid): ?array
+{
+    global $run;
+    $f = "$run/hist-$pid.jsonl";
+    if (!is_file($f)) {
+        return null;
+    }
+    $h = fopen($f, 'r');
+    fseek($h, max(0, filesize($f) - 4096));
+    $lines = array_filter(explode("\n", (string) stream_get_contents($h)));
+    fclose($h);
+    return $lines ? json_decode(end($lines), true) : null;
+}
+
+/** Collects ended contenders; respawns them while the run lasts. */
+function reap(bool $respawn): void
+{
+    global $slots, $end;
+    foreach ($slots as $slot => $c) {
+        $st = proc_get_status($c['proc']);
+        if ($st['running']) {
+            continue;
+        }
+        proc_close($c['proc']);
+        $last = last_record($c['pid']);
+        $bye = ($last['t'] ?? '') === 'bye' ? $last['how'] : '';
+        if ($c['killed']) {
+            $ok = true;
+            $how = 'killed by the schedule';
+        } elseif ($st['signaled']) {
+            $ok = false;
+            $how = "signal $st[termsig]";
+        } else {
+            $code = $st['exitcode'];
+            $ok = $code === 0 && $bye !== 'throw' || $code === 255 && $bye === 'throw';
+            $how = "exit $code" . ($bye ? " after '$bye'" : ' without a goodbye');
+        }
+        if (!$ok) {
+            $how .= '; stderr: ' . substr(trim((string) @file_get_contents($GLOBALS['run'] . "/c$c[n].err")), -600);
+        }
+        flog('exits.jsonl', ['pid' => $c['pid'], 'ok' => $ok, 'how' => $how]);
+        unset($slots[$slot]);
+        if ($respawn && microtime(true) < $end - 2.0) {
+            spawn($slot);
+        }
+    }
+}
+
+/** A contender that made no progress for longer than any call may take. */
+function watchdog(): void
+{
+    global $slots, $run, $hang;
+    clearstatcache();
+    foreach ($slots as $slot => $c) {
+        if ($c['stopped']) {
+            continue;
+        }
+        $f = "$run/hist-$c[pid].jsonl";
+        $last = max($c['since'], is_file($f) ? filemtime($f) : 0);
+        if (microtime(true) - $last > $hang) {
+            $bt = shell_exec("timeout 60 gdb -p $c[pid] -batch -ex 'thread apply all bt' 2>&1");
+            file_put_contents("$run/hang-$c[pid].txt", $bt);
+            flog('violations.jsonl', ['what' => "contender $c[pid] made no progress for $hang s "
+                . "(a hang; backtrace in $run/hang-$c[pid].txt)"]);
+            say("HANG: contender $c[pid]");
+            proc_terminate($c['proc'], 9);
+            $slots[$slot]['killed'] = true;
+        }
+    }
+}
+
+function proxy(string $cmd): void
+{
+    global $control;
+    $s = @stream_socket_client("tcp://127.0.0.1:$control", $errno, $errstr, 5);
+    if (!$s) {
+        flog('violations.jsonl', ['what' => "fault proxy unreachable: $errstr"]);
+        return;
+    }
+    stream_set_timeout($s, 5);
+    fwrite($s, "$cmd\n");
+    $ok = fgets($s);
+    fclose($s);
+    if (trim((string) $ok) !== 'ok') {
+        flog('violations.jsonl', ['what' => "fault proxy refused '$cmd'"]);
+    }
+}
+
+/** Runs scripts/zk.sh in the background; returns the process. */
+function zk(string ...$args)
+{
+    global $zksh, $run;
+    $cmd = 'exec ' . escapeshellarg($zksh) . ' ' . implode(' ', array_map('escapeshellarg', $args));
+    $proc = proc_open($cmd, [0 => ['file', '/dev/null', 'r'], 1 => ['pipe', 'w'],
+                             2 => ['file', "$run/zk.log", 'a']], $pipes);
+    return [$proc, $pipes[1]];
+}
+
+/* ---- the schedule ---- */
+$events = [];        /* [due, callable] */
+$server = null;      /* a server fault in progress: ['proc' => zk.sh running, 'then' => callable] */
+$serverDown = false;
+$delayOn = false;
+
+function after(float $s, callable $f): void
+{
+    global $events;
+    $events[] = [microtime(true) + $s, $f];
+}
+
+function pick_running(): ?int
+{
+    global $slots;
+    $live = array_keys(array_filter($slots, fn($c) => !$c['stopped'] && !$c['killed']));
+    return $live ? $live[mt_rand(0, count($live) - 1)] : null;
+}
+
+function fault(): void
+{
+    global $slots, $mode, $base, $server, $serverDown, $delayOn;
+    $kinds = ['pause' => 20, 'kill' => 10, 'signal' => 18, 'server' => 10, 'stall' => 12, 'drop' => 12,
+              'halfclose' => 8, 'delay' => 10];
+    $pick = mt_rand(1, array_sum($kinds));
+    foreach ($kinds as $kind => $w) {
+        if (($pick -= $w) <= 0) {
+            break;
+        }
+    }
+    $t = microtime(true);
+    switch ($kind) {
+        case 'pause':
+            if (($slot = pick_running()) === null) {
+                return;
+            }
+            $c = $slots[$slot];
+            $d = mt_rand(0, 3) ? mt_rand(2300, 4500) / 1000 : mt_rand(200, 1200) / 1000;
+            proc_terminate($c['proc'], SIGSTOP);
+            $slots[$slot]['stopped'] = true;
+            say(sprintf('pause %d for %.1f s', $c['pid'], $d));
+            after($d, function () use ($slot, $c, $t) {
+                global $slots;
+                proc_terminate($c['proc'], SIGCONT);
+                if (isset($slots[$slot]) && $slots[$slot]['pid'] === $c['pid']) {
+                    $slots[$slot]['stopped'] = false;
+                    $slots[$slot]['since'] = microtime(true);
+                }
+                flog('faults.jsonl', ['f' => 'pause', 'pid' => $c['pid'], 's' => $t, 'e' => microtime(true)]);
+            });
+            return;
+        case 'kill':
+            if (($slot = pick_running()) === null) {
+                return;
+            }
+            say("kill -9 {$slots[$slot]['pid']}");
+            proc_terminate($slots[$slot]['proc'], SIGKILL);
+            $slots[$slot]['killed'] = true;
+            flog('faults.jsonl', ['f' => 'kill', 'pid' => $slots[$slot]['pid'], 's' => $t]);
+            return;
+        case 'signal':
+            if (($slot = pick_running()) === null) {
+                return;
+            }
+            for ($i = mt_rand(1, 3); $i > 0; $i--) {
+                proc_terminate($slots[$slot]['proc'], SIGUSR1);
+            }
+            flog('faults.jsonl', ['f' => 'signal', 'pid' => $slots[$slot]['pid'], 's' => $t]);
+            return;
+        case 'server':
+            if ($server !== null) {
+                return;
+            }
+            $d = mt_rand(500, 4000) / 1000;
+            if ($mode === 'ensemble') {
+                $p = zk('kill-leader', $base);
+                $id = trim((string) stream_get_contents($p[1]));
+                proc_close($p[0]);
+                say("leader $id killed for $d s");
+                $serverDown = true;
+                after($d, function () use ($id) {
+                    global $server, $base;
+                    $server = ['proc' => zk('restart-node', $base, $id), 'what' => "restart node $id"];
+                });
+            } else {
+                $p = zk('crash', $base);
+                stream_get_contents($p[1]);
+                proc_close($p[0]);
+                say("server crashed for $d s");
+                $serverDown = true;
+                after($d, function () {
+                    global $server, $base;
+                    $server = ['proc' => zk('resume', $base), 'what' => 'resume'];
+                });
+            }
+            $server = ['proc' => null, 'what' => 'down'];
+            flog('faults.jsonl', ['f' => 'server', 's' => $t, 'd' => $d]);
+            return;
+        case 'stall':
+            $d = mt_rand(300, 4000);
+            proxy("stall $d");
+            say("network stall $d ms");
+            break;
+        case 'drop':
+        case 'halfclose':
+            proxy($kind);
+            say($kind);
+            break;
+        case 'delay':
+            if ($delayOn) {
+                return;
+            }
+            $d = mt_rand(20, 600);
+            proxy("delay $d");
+            $delayOn = true;
+            say("network delay $d ms");
+            after(mt_rand(1000, 3000) / 1000, function () {
+                global $delayOn;
+                proxy('clear');
+                $delayOn = false;
+            });
+            break;
+    }
+    flog('faults.jsonl', ['f' => $kind, 's' => $t]);
+}
+
+/** Advances a server restart in progress (zk.sh waits for the server). */
+function server_step(): void
+{
+    global $server, $serverDown;
+    if ($server === null || $server['proc'] === null) {
+        return;
+    }
+    $st = proc_get_status($server['proc'][0]);
+    if ($st['running']) {
+        return;
+    }
+    proc_close($server['proc'][0]);
+    if ($st['exitcode'] !== 0) {
+        flog('violations.jsonl', ['what' => "ZooKeeper did not come back ($server[what]): see zk.log"]);
+    }
+    $server = null;
+    $serverDown = false;
+}
+
+function run_events(bool $all = false): void
+{
+    global $events;
+    $now = microtime(true);
+    foreach ($events as $i => [$due, $f]) {
+        if ($all || $due <= $now) {
+            unset($events[$i]);
+            $f();
+        }
+    }
+}
+
+for ($i = 0; $i < $k; $i++) {
+    spawn($i);
+}
+$next = microtime(true) + 1.0;
+while (microtime(true) < $end) {
+    reap(true);
+    run_events();
+    server_step();
+    watchdog();
+    if (microtime(true) >= $next) {
+        fault();
+        $next = microtime(true) + mt_rand(800, 3500) / 1000;
+    }
+    usleep(20000); /* the scheduler's tick */
+}
+
+/* undo every fault, then every contender must end on its own */
+say('deadline: undoing faults');
+proxy('clear');
+run_events(true);
+while ($server !== null) {
+    server_step();
+    usleep(50000);
+}
+foreach ($slots as $slot => $c) {
+    if ($c['stopped']) {
+        proc_terminate($c['proc'], SIGCONT);
+    }
+}
+$until = microtime(true) + $hang;
+while ($slots && microtime(true) < $until) {
+    reap(false);
+    usleep(50000);
+}
+foreach ($slots as $c) {
+    $bt = shell_exec("timeout 60 gdb -p $c[pid] -batch -ex 'thread apply all bt' 2>&1");
+    file_put_contents("$run/hang-$c[pid].txt", $bt);
+    flog('violations.jsonl', ['what' => "contender $c[pid] did not end after the deadline (backtrace in "
+        . "$run/hang-$c[pid].txt)"]);
+    proc_terminate($c['proc'], SIGKILL);
+}
+
+/* no leftovers: each lock must be free within one session timeout (the nodes
+ * of killed contenders expire), and no node may remain once we release */
+say('checking for leftover nodes');
+ini_set('dlock.async_release', '0');
+$o = ['hosts' => $direct, 'connect_timeout' => 10];
+$wait = TORTURE_ST + 15.0;
+$paths = ["$root/m0", "$root/m1", "$root/rw", "$root/sem"];
+for ($i = 0; $i < 5; $i++) {
+    $paths[] = "$root/orders/o$i";
+}
+function nodes(string $p, array $o): array
+{
+    return match (basename($p)) {
+        'rw' => DistributedReadWriteLock::participants($p, $o),
+        'sem' => DistributedSemaphore::participants($p, 1, $o),
+        default => DistributedLock::participants($p, $o),
+    };
+}
+foreach ($paths as $p) {
+    try {
+        if (basename($p) === 'rw') {
+            $l = (new DistributedReadWriteLock($p, $o))->writeLock();
+        } elseif (basename($p) === 'sem') {
+            $l = new DistributedSemaphore($p, 1, $o);
+        } else {
+            $l = new DistributedLock($p, $o);
+        }
+        if (!$l->acquire($wait)) {
+            $left = json_encode(nodes($p, $o));
+            flog('violations.jsonl', ['what' => "$p still taken $wait s after every contender ended: $left"]);
+            continue;
+        }
+        $n = count(nodes($p, $o));
+        $l->release();
+        $after = count(nodes($p, $o));
+        if ($n !== 1 || $after !== 0) {
+            flog('violations.jsonl', ['what' => "$p: $n nodes while we held it, $after after our release"]);
+        }
+    } catch (DistributedLockException $e) {
+        flog('violations.jsonl', ['what' => "$p: leftover check failed: " . $e->getMessage()]);
+    }
+}
+
+[$v, $stats] = torture_check($run);
+foreach (array_slice($v, 0, 30) as $x) {
+    echo "violation: $x\n";
+}
+printf("torture: seed %d: %d holds (%d certain), %d writes (%d rejected by the fence), %d lost, %d exceptions\n",
+    $seed, $stats['holds'], $stats['certain'], $stats['writes'], $stats['rejected'], $stats['lost'],
+    $stats['exceptions']);
+printf("torture: %d operations, %d faults, %d violations\n", $stats['ops'], $stats['faults'], count($v));
+exit($v ? 1 : 0);
