@@ -49,6 +49,16 @@ static dlock_call *call_refused(dlock_call *c, int zrc)
 	return c;
 }
 
+/* The end of every request starter: NULL when c could not be allocated, c
+ * when the request is on its way, else c refused with zrc. */
+static dlock_call *call_sent(dlock_call *c, int zrc)
+{
+	if (!c) {
+		return NULL;
+	}
+	return zrc == ZOK ? c : call_refused(c, zrc);
+}
+
 static void on_void(int rc, const void *data)
 {
 	dlock_call *c = (dlock_call *)data;
@@ -129,80 +139,50 @@ dlock_call *dlock_call_create(dlock_session *s, const char *path, const char *da
 {
 	dlock_call *c = call_new(s);
 	zhandle_t *zh = dlock_session_zh(s);
-	int zrc;
 
-	if (!c) {
-		return NULL;
-	}
-	zrc = zh ? zoo_acreate2(zh, path, data, data ? (int)len : -1, dlock_session_acl(s), flags,
-	                        on_created, c)
-	         : ZINVALIDSTATE;
-	return zrc == ZOK ? c : call_refused(c, zrc);
+	return call_sent(c, c && zh ? zoo_acreate2(zh, path, data, data ? (int)len : -1,
+	                                           dlock_session_acl(s), flags, on_created, c)
+	                            : ZINVALIDSTATE);
 }
 
 dlock_call *dlock_call_children(dlock_session *s, const char *path)
 {
 	dlock_call *c = call_new(s);
 	zhandle_t *zh = dlock_session_zh(s);
-	int zrc;
 
-	if (!c) {
-		return NULL;
-	}
-	zrc = zh ? zoo_aget_children(zh, path, 0, on_children, c) : ZINVALIDSTATE;
-	return zrc == ZOK ? c : call_refused(c, zrc);
+	return call_sent(c, c && zh ? zoo_aget_children(zh, path, 0, on_children, c) : ZINVALIDSTATE);
 }
 
 dlock_call *dlock_call_exists(dlock_session *s, const char *path)
 {
 	dlock_call *c = call_new(s);
 	zhandle_t *zh = dlock_session_zh(s);
-	int zrc;
 
-	if (!c) {
-		return NULL;
-	}
-	zrc = zh ? zoo_aexists(zh, path, 0, on_stat, c) : ZINVALIDSTATE;
-	return zrc == ZOK ? c : call_refused(c, zrc);
+	return call_sent(c, c && zh ? zoo_aexists(zh, path, 0, on_stat, c) : ZINVALIDSTATE);
 }
 
 dlock_call *dlock_call_delete(dlock_session *s, const char *path)
 {
 	dlock_call *c = call_new(s);
 	zhandle_t *zh = dlock_session_zh(s);
-	int zrc;
 
-	if (!c) {
-		return NULL;
-	}
-	zrc = zh ? zoo_adelete(zh, path, -1, on_void, c) : ZINVALIDSTATE;
-	return zrc == ZOK ? c : call_refused(c, zrc);
+	return call_sent(c, c && zh ? zoo_adelete(zh, path, -1, on_void, c) : ZINVALIDSTATE);
 }
 
 dlock_call *dlock_call_watch(dlock_session *s, const char *path, watcher_fn watcher, void *ctx)
 {
 	dlock_call *c = call_new(s);
 	zhandle_t *zh = dlock_session_zh(s);
-	int zrc;
 
-	if (!c) {
-		return NULL;
-	}
-	zrc = zh ? zoo_awget(zh, path, watcher, ctx, on_data, c) : ZINVALIDSTATE;
-	return zrc == ZOK ? c : call_refused(c, zrc);
+	return call_sent(c, c && zh ? zoo_awget(zh, path, watcher, ctx, on_data, c) : ZINVALIDSTATE);
 }
 
 dlock_call *dlock_call_sync(dlock_session *s, const char *path)
 {
 	dlock_call *c = call_new(s);
 	zhandle_t *zh = dlock_session_zh(s);
-	int zrc;
 
-	if (!c) {
-		return NULL;
-	}
-	zrc = zh ? zoo_async(zh, path, on_string, c) : ZINVALIDSTATE;
-	return zrc == ZOK ? c : call_refused(c, zrc);
+	return call_sent(c, c && zh ? zoo_async(zh, path, on_string, c) : ZINVALIDSTATE);
 }
 
 static int call_is_done(void *arg)
