@@ -180,7 +180,9 @@ void php_dlock_obj_acquire(php_dlock_obj *o, double timeout, zval *return_value)
 	int rc;
 
 	dlock_err_clear(&err);
-	if (dlock_lock_holds(o->lock) > 0 && !o->set.reentrant && dlock_lock_held(o->lock)) {
+	if (dlock_lock_holds(o->lock) > 0 && !o->set.reentrant) {
+		/* held or only uncertain (a blip): never a second hold; a lost one is
+		 * cleared by release(), which says so */
 		zend_throw_exception_ex(dlock_ce_exception, 0,
 		                        "%s: already held by this object, which is not reentrant", path);
 		RETURN_THROWS();

@@ -98,7 +98,7 @@ int dlock_hold_check(dlock_lock *l, int64_t deadline, dlock_err *err)
 {
 	dlock_call *c;
 	int h, rc, zrc;
-	int64_t owner;
+	int64_t owner, sent;
 
 	if (l->holds == 0 || !l->node) {
 		return dlock_err_set(err, DLOCK_ENOTHELD, 0, "lock %.128s is not held", l->path);
@@ -112,6 +112,7 @@ int dlock_hold_check(dlock_lock *l, int64_t deadline, dlock_err *err)
 		return dlock_err_set(err, DLOCK_ELOST, ZSESSIONEXPIRED,
 		                     "lock %.128s was lost: its session expired", l->path);
 	}
+	sent = dlock_now_ms();
 	c = dlock_call_exists(l->sess, l->node);
 	rc = dlock_call_wait(c, deadline, NULL);
 	zrc = c ? c->rc : 0;
@@ -130,7 +131,7 @@ int dlock_hold_check(dlock_lock *l, int64_t deadline, dlock_err *err)
 		return dlock_call_failed(DLOCK_ENOMEM, "checking", l->path, err);
 	}
 	if (zrc == ZOK && owner == dlock_session_id(l->sess)) {
-		l->confirmed_at = dlock_now_ms();
+		l->confirmed_at = sent; /* the server saw the session alive after this */
 		return DLOCK_OK;
 	}
 	if (zrc == ZOK || zrc == ZNONODE || zrc == ZSESSIONEXPIRED) {

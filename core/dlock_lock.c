@@ -69,6 +69,7 @@ static int lock_enqueue(dlock_lock *l, dlock_session *s, const dlock_acquire_opt
 	dlock_create_req r;
 	dlock_created got;
 	int rc;
+	int64_t sent = dlock_now_ms(); /* the create+list below are sent after this */
 
 	if (!prefix) {
 		return dlock_err_set(err, DLOCK_ENOMEM, 0, "out of memory");
@@ -93,7 +94,7 @@ static int lock_enqueue(dlock_lock *l, dlock_session *s, const dlock_acquire_opt
 		l->sess = s;
 		dlock_session_ref(s);
 		l->hosts = strdup(o->cfg->hosts);
-		l->confirmed_at = dlock_now_ms();
+		l->confirmed_at = sent;
 		*first = got.kids;
 		if (!l->hosts) {
 			rc = dlock_err_set(err, DLOCK_ENOMEM, 0, "out of memory");
@@ -199,12 +200,14 @@ static int lock_look(dlock_lock *l, const dlock_acquire_opts *o, int64_t cdl,
 	} else if (dlock_fault_hit(DLOCK_FAULT_LIST_CONNLOSS)) {
 		zrc = ZCONNECTIONLOSS;
 	} else {
+		int64_t sent = dlock_now_ms();
 		dlock_call *c = dlock_call_children(l->sess, l->path);
 
 		rc = dlock_call_wait(c, cdl, o->intr);
 		zrc = c ? c->rc : 0;
 		if (rc == DLOCK_OK && zrc == ZOK) {
 			kids = dlock_call_take_kids(c);
+			l->confirmed_at = sent;
 		}
 		dlock_call_release(c);
 		if (rc != DLOCK_OK) {
@@ -275,6 +278,7 @@ static int lock_arm(dlock_lock *l, void *ctx, int64_t cdl, const dlock_interrupt
 {
 	dlock_call *c;
 	int rc;
+	int64_t sent = dlock_now_ms();
 
 	if (dlock_fault_hit(DLOCK_FAULT_WATCH_CONNLOSS)) {
 		*zrc = ZCONNECTIONLOSS;
@@ -283,6 +287,9 @@ static int lock_arm(dlock_lock *l, void *ctx, int64_t cdl, const dlock_interrupt
 	c = dlock_call_watch(l->sess, l->watch, dlock_session_watcher, ctx);
 	rc = dlock_call_wait(c, cdl, intr);
 	*zrc = c ? c->rc : 0;
+	if (rc == DLOCK_OK && *zrc == ZOK) {
+		l->confirmed_at = sent; /* what the watch reports is at least this fresh */
+	}
 	dlock_call_release(c);
 	return rc == DLOCK_OK ? rc : dlock_call_failed(rc, "watching", l->watch, err);
 }
@@ -345,6 +352,36 @@ static int lock_wait_turn(dlock_lock *l, const dlock_acquire_opts *o, int64_t de
 			return DLOCK_OK; /* nothing else can be ahead: no need to list again */
 		}
 	}
+}
+
+/* A grant is only as fresh as the request whose reply proved it (the list
+ * or the watch, dated when it was sent): a process stopped between that
+ * request and now (SIGSTOP, a stall, a long page-in) may have lost its
+ * session meanwhile, and replies the server sent before the expiry still
+ * arrive from the socket afterwards. A grant proved longer ago than
+ * isAcquired()'s freshness bound is therefore asked about once more. */
+static int lock_certify(dlock_lock *l, int64_t deadline, const dlock_interrupt *intr,
+                        dlock_err *err)
+{
+	int64_t cdl = deadline < 0 ? dlock_hold_own_deadline(l->sess) : call_deadline(deadline);
+	int rc = DLOCK_OK;
+
+	while (dlock_hold_stale(l)) {
+		rc = dlock_hold_check(l, cdl, err);
+		if (rc != DLOCK_ECONNLOSS || dlock_now_ms() >= cdl) {
+			break;
+		}
+		/* the check met a disconnect: the reconnect tells (expired: queue again) */
+		rc = dlock_call_reconnect(l->sess, cdl, intr, err);
+		if (rc != DLOCK_OK) {
+			break;
+		}
+	}
+	if (rc == DLOCK_ECONNLOSS && deadline >= 0 && dlock_now_ms() >= deadline) {
+		return dlock_err_set(err, DLOCK_ETIMEDOUT, 0,
+		                     "lock %.128s could not be confirmed before the deadline", l->path);
+	}
+	return rc;
 }
 
 /* One more hold on a lock already held, after checking it as isAcquired()
@@ -417,12 +454,15 @@ int dlock_lock_acquire(dlock_lock *l, const dlock_acquire_opts *o, dlock_err *er
 		deallocate_String_vector(&first);
 		if (rc == DLOCK_OK) {
 			l->holds = 1;
-			l->confirmed_at = dlock_now_ms();
+			rc = lock_certify(l, deadline, o->intr, err);
+		}
+		if (rc == DLOCK_OK) {
 			free(l->watch);
 			l->watch = NULL;
 			lock_register(l);
 			return DLOCK_OK;
 		}
+		l->holds = 0;
 		dlock_hold_withdraw(l);
 		if ((rc != DLOCK_ESESSION && rc != DLOCK_ELOST) || o->grant_node ||
 		    (deadline >= 0 && dlock_now_ms() >= deadline)) {

@@ -18,7 +18,8 @@ struct dlock_lock {
 	char guid[DLOCK_GUID_LEN + 1]; /* this attempt's GUID, in the node name */
 	dlock_session *sess;           /* reference while node != NULL */
 	int64_t token;                 /* czxid of node */
-	int64_t confirmed_at;          /* when the hold was last known good, ms */
+	int64_t confirmed_at;          /* when the request whose reply last showed the hold
+	                                  (or queue place) good was SENT, ms */
 	unsigned holds;                /* reentrant hold count; > 0 only with a node */
 	dlock_reg reg;                 /* entry in the registry of held locks while it holds */
 };
