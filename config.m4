@@ -41,7 +41,7 @@ if test "$PHP_DLOCK" != "no"; then
 
   AC_DEFINE([HAVE_DLOCK], [1], [Whether dlock is enabled])
   PHP_NEW_EXTENSION([dlock],
-    [dlock.c dlock_lock_class.c dlock_multi_class.c core/dlock_err.c core/dlock_path.c core/dlock_fault.c core/dlock_rule.c core/dlock_reaper.c core/dlock_session.c core/dlock_call.c core/dlock_create.c core/dlock_registry.c core/dlock_pool.c core/dlock_lock.c core/dlock_hold.c core/dlock_queue.c],
+    [dlock.c dlock_lock_class.c dlock_rw_class.c dlock_multi_class.c core/dlock_err.c core/dlock_path.c core/dlock_fault.c core/dlock_rule.c core/dlock_reaper.c core/dlock_session.c core/dlock_call.c core/dlock_create.c core/dlock_registry.c core/dlock_pool.c core/dlock_lock.c core/dlock_hold.c core/dlock_queue.c],
     [$ext_shared], [], [-DTHREADED -DZEND_ENABLE_STATIC_TSRMLS_CACHE=1])
   PHP_ADD_BUILD_DIR([$ext_builddir/core])
 fi

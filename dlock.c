@@ -371,6 +371,7 @@ static PHP_MINIT_FUNCTION(dlock)
 	    register_class_DistributedLockConnectionException(dlock_ce_exception);
 	dlock_ce_lost_exception = register_class_DistributedLockLostException(dlock_ce_exception);
 	php_dlock_lock_classes_init();
+	php_dlock_rw_class_init();
 	php_dlock_multi_class_init();
 	return SUCCESS;
 }

@@ -98,9 +98,18 @@ void php_dlock_obj_release(php_dlock_obj *o);
 /* Converts a timeout argument (null allowed) into seconds (< 0: none); false
  * with a ValueError set when invalid. */
 bool php_dlock_timeout_arg(double t, bool is_null, uint32_t arg_num, double *out);
+/* dlock_lock_class.c, shared by the read-write lock: gives o a core lock of
+ * kind on path with settings parsed from opts (argument opts_arg); false with
+ * an exception set on bad input. */
+bool php_dlock_init(php_dlock_obj *o, dlock_kind kind, zend_long max_leases, zend_string *path,
+                    HashTable *opts, uint32_t opts_arg);
+/* Sets return_value to the participants of a queue of kind on path, or throws. */
+void php_dlock_participants(dlock_kind kind, zend_long max_leases, zend_string *path,
+                            HashTable *opts, uint32_t opts_arg, zval *return_value);
 
 /* Class set-up, called from MINIT. */
 void php_dlock_lock_classes_init(void);
+void php_dlock_rw_class_init(void);
 void php_dlock_multi_class_init(void);
 
 #endif
