@@ -5,13 +5,15 @@
 # script starts its own server, so nothing has a reason to skip.
 #   scripts/test.sh [run-tests.php args or test paths]   (default: tests/)
 #   DLOCK_TEST_PORT=21810   where to start the server
+#   DLOCK_TEST_REDIS_PORT=26379  where to start the test Redis (tests that break
+#                           their own Redis use ports from this + 10 on)
 #   DLOCK_VALGRIND=1        also run the phpt suite under valgrind (leaks and errors fail)
 #   DLOCK_BENCH_SMOKE=1     also run the benchmark at small sizes (it must complete, counters exact)
 #   DLOCK_TORTURE_SECONDS=45  length of each randomized fault checker run (0 skips the stage;
 #                           only with the default test selection)
 set -uo pipefail
 cd "$(dirname "$0")/.."
-export DLOCK_EXTRA_PACKAGES="${DLOCK_EXTRA_PACKAGES:-} php-fpm libfcgi-bin default-jdk-headless libcurator-recipes-java python3-kazoo php-pear valgrind gnuplot-nox gdb"
+export DLOCK_EXTRA_PACKAGES="${DLOCK_EXTRA_PACKAGES:-} php-fpm libfcgi-bin default-jdk-headless libcurator-recipes-java python3-kazoo php-pear valgrind gnuplot-nox gdb redis-server redis-sentinel libhiredis-dev php-redis"
 scripts/setup.sh || { echo "0 passed, 1 failed"; exit 1; }
 
 port=${DLOCK_TEST_PORT:-21810}
@@ -20,6 +22,12 @@ trap 'scripts/zk.sh stop "$port"' EXIT
 export DLOCK_TEST_HOSTS=$hosts
 export DLOCK_ZK_SCRIPT=$PWD/scripts/zk.sh
 echo "test: ZooKeeper at $hosts"
+redis_port=${DLOCK_TEST_REDIS_PORT:-26379}
+redis=$(scripts/redis.sh start "$redis_port") || { echo "test: Redis did not start"; echo "0 passed, 1 failed"; exit 1; }
+trap 'scripts/zk.sh stop "$port"; scripts/redis.sh stop "$redis_port"' EXIT
+export DLOCK_TEST_REDIS=$redis DLOCK_TEST_REDIS_PORT=$redis_port
+export DLOCK_REDIS_SCRIPT=$PWD/scripts/redis.sh
+echo "test: Redis at $redis"
 
 passed=0 failed=0
 
