@@ -28,19 +28,26 @@ try {
     echo "release: ", get_class($e), "\n";
 }
 
-/* lease 1.5 s: the watchdog renews every 0.5 s and finds the field gone */
-$lb = new DistributedLock($b, dlt_ropts(['lease' => 1.5]));
+/* lease 6 s: the watchdog renews every 2 s and finds the field gone, long
+ * before the 6 s lease could run out locally */
+$lb = new DistributedLock($b, dlt_ropts(['lease' => 6.0]));
 var_dump($lb->acquire());
 var_dump(dlt_redis('DEL', $b));
 $t = microtime(true);
-var_dump(dlt_until(fn() => !$lb->isAcquired(), 0.5 + 1.0));
+var_dump(dlt_until(fn() => !$lb->isAcquired(), 2.0 + 0.7));
 $dt = microtime(true) - $t;
-echo $dt <= 1.5 ? "marked lost within lease/3 + slack\n" : "marked lost after $dt s\n";
+echo $dt <= 2.7 ? "marked lost within lease/3 + slack\n" : "marked lost after $dt s\n";
 try {
     $lb->checkHeld();
     echo "checkHeld: still held?!\n";
 } catch (DistributedLockLostException $e) {
     echo "checkHeld: ", get_class($e), "\n";
+}
+try {
+    $lb->release();
+    echo "release: ok?!\n";
+} catch (DistributedLockLostException $e) {
+    echo "release: ", get_class($e), "\n";
 }
 /* the watchdog did not bring the key back */
 var_dump(dlt_redis('EXISTS', $b));
@@ -70,6 +77,7 @@ int(1)
 bool(true)
 marked lost within lease/3 + slack
 checkHeld: DistributedLockLostException
+release: DistributedLockLostException
 int(0)
 bool(true)
 bool(false)
