@@ -1,9 +1,14 @@
-dnl config.m4 for the dlock extension: distributed locks on Apache ZooKeeper.
+dnl config.m4 for the dlock extension: distributed locks on Apache ZooKeeper and Redis.
 
 PHP_ARG_ENABLE([dlock],
   [whether to enable dlock support],
   [AS_HELP_STRING([--enable-dlock], [Enable dlock (distributed locks on ZooKeeper)])],
   [yes])
+
+PHP_ARG_WITH([hiredis-dir],
+  [for hiredis (the Redis backend)],
+  [AS_HELP_STRING([[--with-hiredis-dir[=DIR]]], [dlock: prefix of hiredis (default: /usr/local, /usr)])],
+  [yes], [no])
 
 PHP_ARG_WITH([zookeeper-dir],
   [for the ZooKeeper C client (libzookeeper_mt)],
@@ -36,12 +41,31 @@ if test "$PHP_DLOCK" != "no"; then
     [PHP_ADD_LIBRARY_WITH_PATH([zookeeper_mt], [$ZK_DIR/$PHP_LIBDIR], [DLOCK_SHARED_LIBADD])],
     [AC_MSG_ERROR([libzookeeper_mt with zoo_create2 (ZooKeeper >= 3.5) not found])],
     [-L$ZK_DIR/$PHP_LIBDIR -lpthread])
+  AC_MSG_CHECKING([for hiredis/hiredis.h])
+  HIREDIS_DIR=""
+  for i in $PHP_HIREDIS_DIR /usr/local /usr; do
+    if test -r "$i/include/hiredis/hiredis.h"; then
+      HIREDIS_DIR=$i
+      break
+    fi
+  done
+  if test -z "$HIREDIS_DIR"; then
+    AC_MSG_RESULT([not found])
+    AC_MSG_ERROR([hiredis/hiredis.h not found: install libhiredis-dev or pass --with-hiredis-dir])
+  fi
+  AC_MSG_RESULT([found in $HIREDIS_DIR])
+  PHP_ADD_INCLUDE([$HIREDIS_DIR/include])
+  PHP_CHECK_LIBRARY([hiredis], [redisGetReplyFromReader],
+    [PHP_ADD_LIBRARY_WITH_PATH([hiredis], [$HIREDIS_DIR/$PHP_LIBDIR], [DLOCK_SHARED_LIBADD])],
+    [AC_MSG_ERROR([hiredis with redisGetReplyFromReader (hiredis >= 0.13) not found])],
+    [-L$HIREDIS_DIR/$PHP_LIBDIR])
   PHP_ADD_LIBRARY([pthread], [1], [DLOCK_SHARED_LIBADD])
   PHP_SUBST([DLOCK_SHARED_LIBADD])
 
   AC_DEFINE([HAVE_DLOCK], [1], [Whether dlock is enabled])
   PHP_NEW_EXTENSION([dlock],
-    [dlock.c dlock_lock_class.c dlock_rw_class.c dlock_multi_class.c core/dlock_err.c core/dlock_path.c core/dlock_fault.c core/dlock_rule.c core/dlock_reaper.c core/dlock_session.c core/dlock_call.c core/dlock_create.c core/dlock_registry.c core/dlock_pool.c core/dlock_lock.c core/dlock_hold.c core/dlock_queue.c],
+    [dlock.c dlock_shared.c dlock_lock_class.c dlock_rw_class.c dlock_multi_class.c core/dlock_err.c core/dlock_wait.c core/dlock_participant.c core/dlock_dsn.c core/dlock_handle.c core/dlock_zk_backend.c core/redis/dlock_redis_conn.c core/redis/dlock_redis_script.c core/redis/dlock_redis_pool.c core/redis/dlock_redis_watchdog.c core/redis/dlock_redis_lock.c core/redis/dlock_redis_backend.c core/dlock_path.c core/dlock_fault.c core/dlock_rule.c core/dlock_reaper.c core/dlock_session.c core/dlock_call.c core/dlock_create.c core/dlock_registry.c core/dlock_pool.c core/dlock_lock.c core/dlock_hold.c core/dlock_queue.c],
     [$ext_shared], [], [-DTHREADED -DZEND_ENABLE_STATIC_TSRMLS_CACHE=1])
   PHP_ADD_BUILD_DIR([$ext_builddir/core])
+  PHP_ADD_BUILD_DIR([$ext_builddir/core/redis])
 fi

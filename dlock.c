@@ -1,7 +1,7 @@
-/* dlock.c: the module: INI, request lifecycle (release at request end),
- * phpinfo(), class registration, and the helpers every class shares: options,
- * the exception mapping, and the wait interrupt hook. The lock logic lives in
- * core/; the classes' methods in dlock_lock_class.c and dlock_multi_class.c. */
+/* dlock.c: the module, on top of the glue: INI, request lifecycle (release at
+ * request end), phpinfo() and class registration. The helpers every class
+ * shares are in dlock_shared.c, the classes in dlock_*_class.c, the lock
+ * logic in core/. */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
@@ -19,11 +19,6 @@
 #include "php_dlock_int.h"
 #include "dlock_arginfo.h"
 
-#define DLOCK_DATA_MAX            1000000 /* bytes; the server caps a request at ~1 MiB */
-#define DLOCK_SESSION_TIMEOUT_MIN 100     /* ms */
-#define DLOCK_SESSION_TIMEOUT_MAX 3600000
-#define DLOCK_CONNECT_TIMEOUT_MAX 3600.0
-#define DLOCK_AUTH_MAX            1024
 
 ZEND_DECLARE_MODULE_GLOBALS(dlock)
 
@@ -36,30 +31,6 @@ zend_class_entry *dlock_ce_exception;
 zend_class_entry *dlock_ce_connection_exception;
 zend_class_entry *dlock_ce_lost_exception;
 
-void php_dlock_throw(int status, const dlock_err *err, const char *path)
-{
-	zend_class_entry *ce = dlock_ce_exception;
-	const char *detail = err && err->msg[0] ? err->msg : dlock_status_name(status);
-
-	switch (status) {
-	case DLOCK_EINVAL:
-		zend_value_error("%s", detail);
-		return;
-	case DLOCK_ECONNECT:
-	case DLOCK_ECONNLOSS:
-	case DLOCK_ESESSION:
-		ce = dlock_ce_connection_exception;
-		break;
-	case DLOCK_ELOST:
-		ce = dlock_ce_lost_exception;
-		break;
-	default:
-		break;
-	}
-	zend_throw_exception_ex(ce, err ? err->zrc : 0, "%s%s%s", path ? path : "", path ? ": " : "",
-	                        detail);
-}
-
 /* ---- INI ---------------------------------------------------------------- */
 
 static ZEND_INI_MH(OnUpdateDlockHosts)
@@ -71,6 +42,45 @@ static ZEND_INI_MH(OnUpdateDlockHosts)
 		return FAILURE;
 	}
 	return OnUpdateString(entry, new_value, mh_arg1, mh_arg2, mh_arg3, stage);
+}
+
+static ZEND_INI_MH(OnUpdateDlockDsn)
+{
+	dlock_target t;
+	dlock_err err;
+	int rc;
+
+	if (ZSTR_LEN(new_value) > 0) {
+		memset(&t, 0, sizeof(t));
+		rc = dlock_dsn_parse(ZSTR_VAL(new_value), ZSTR_LEN(new_value), &t, &err);
+		dlock_target_clear(&t);
+		if (rc != DLOCK_OK) {
+			php_error_docref(NULL, E_WARNING, "Invalid dlock.dsn: %s", err.msg);
+			return FAILURE;
+		}
+	}
+	return OnUpdateString(entry, new_value, mh_arg1, mh_arg2, mh_arg3, stage);
+}
+
+/* dlock.lease (mh_arg1 NULL) and dlock.max_hold (mh_arg1 non-NULL), seconds */
+static ZEND_INI_MH(OnUpdateDlockLease)
+{
+	double v = zend_strtod(ZSTR_VAL(new_value), NULL);
+	bool is_max_hold = mh_arg1 != NULL;
+
+	if (!zend_finite(v) || (is_max_hold ? v < 0 || v > DLOCK_TIMEOUT_MAX
+	                                    : v < DLOCK_LEASE_MIN || v > DLOCK_LEASE_MAX)) {
+		php_error_docref(NULL, E_WARNING, "%s must be %s", ZSTR_VAL(entry->name),
+		                 is_max_hold ? "0 (no cap) or a positive number of seconds"
+		                             : "a number of seconds from 0.1 to 86400");
+		return FAILURE;
+	}
+	if (is_max_hold) {
+		DLOCK_G(max_hold) = v;
+	} else {
+		DLOCK_G(lease) = v;
+	}
+	return SUCCESS;
 }
 
 static ZEND_INI_MH(OnUpdateDlockSessionTimeout)
@@ -108,6 +118,10 @@ static ZEND_INI_MH(OnUpdateDlockSeconds)
 PHP_INI_BEGIN()
 STD_PHP_INI_ENTRY("dlock.hosts", "127.0.0.1:2181", PHP_INI_ALL, OnUpdateDlockHosts, hosts,
                   zend_dlock_globals, dlock_globals)
+STD_PHP_INI_ENTRY("dlock.dsn", "", PHP_INI_ALL, OnUpdateDlockDsn, dsn, zend_dlock_globals,
+                  dlock_globals)
+PHP_INI_ENTRY("dlock.lease", "30", PHP_INI_ALL, OnUpdateDlockLease)
+PHP_INI_ENTRY1("dlock.max_hold", "0", PHP_INI_ALL, OnUpdateDlockLease, (void *)1)
 PHP_INI_ENTRY("dlock.session_timeout", "10000", PHP_INI_ALL, OnUpdateDlockSessionTimeout)
 PHP_INI_ENTRY("dlock.connect_timeout", "5", PHP_INI_ALL, OnUpdateDlockSeconds)
 PHP_INI_ENTRY1("dlock.max_wait", "-1", PHP_INI_ALL, OnUpdateDlockSeconds, (void *)1)
@@ -118,230 +132,6 @@ STD_PHP_INI_BOOLEAN("dlock.persistent", "1", PHP_INI_ALL, OnUpdateBool, persiste
 STD_PHP_INI_ENTRY("dlock.log_file", "", PHP_INI_SYSTEM, OnUpdateString, log_file,
                   zend_dlock_globals, dlock_globals)
 PHP_INI_END()
-
-/* ---- options ------------------------------------------------------------ */
-
-void php_dlock_settings_init(php_dlock_settings *set)
-{
-	set->hosts = zend_string_init(DLOCK_G(hosts), strlen(DLOCK_G(hosts)), 0);
-	set->session_timeout = DLOCK_G(session_timeout);
-	set->connect_timeout = DLOCK_G(connect_timeout);
-	set->auth = NULL;
-	set->data = NULL;
-	set->reentrant = true;
-}
-
-void php_dlock_settings_dtor(php_dlock_settings *set)
-{
-	if (set->hosts) {
-		zend_string_release(set->hosts);
-		set->hosts = NULL;
-	}
-	if (set->auth) {
-		ZEND_SECURE_ZERO(ZSTR_VAL(set->auth), ZSTR_LEN(set->auth));
-		zend_string_release(set->auth);
-		set->auth = NULL;
-	}
-	if (set->data) {
-		zend_string_release(set->data);
-		set->data = NULL;
-	}
-}
-
-void php_dlock_session_cfg(const php_dlock_settings *set, dlock_session_cfg *cfg)
-{
-	cfg->hosts = ZSTR_VAL(set->hosts);
-	cfg->session_timeout_ms = (int)set->session_timeout;
-	cfg->connect_timeout_ms = (int64_t)(set->connect_timeout * 1000.0);
-	cfg->auth = set->auth ? ZSTR_VAL(set->auth) : NULL;
-}
-
-static bool php_dlock_option_type_error(uint32_t arg_num, const char *name, const char *type,
-                                        zval *val)
-{
-	zend_argument_type_error(arg_num, "option \"%s\" must be of type %s, %s given", name, type,
-	                         zend_zval_type_name(val));
-	return false;
-}
-
-static void php_dlock_replace(zend_string **slot, zend_string *value)
-{
-	if (*slot) {
-		zend_string_release(*slot);
-	}
-	*slot = zend_string_copy(value);
-}
-
-bool php_dlock_settings_parse(php_dlock_settings *set, HashTable *opts, uint32_t arg_num)
-{
-	zend_string *key;
-	zval *val;
-	dlock_err err;
-
-	ZEND_HASH_FOREACH_STR_KEY_VAL(opts, key, val)
-	{
-		ZVAL_DEREF(val);
-		if (!key) {
-			zend_argument_value_error(arg_num, "must be an array with string keys (option names)");
-			return false;
-		}
-		if (zend_string_equals_literal(key, "hosts")) {
-			if (Z_TYPE_P(val) != IS_STRING) {
-				return php_dlock_option_type_error(arg_num, "hosts", "string", val);
-			}
-			if (dlock_hosts_validate(Z_STRVAL_P(val), Z_STRLEN_P(val), &err) != DLOCK_OK) {
-				zend_argument_value_error(arg_num, "option \"hosts\" %s", err.msg);
-				return false;
-			}
-			php_dlock_replace(&set->hosts, Z_STR_P(val));
-		} else if (zend_string_equals_literal(key, "session_timeout")) {
-			if (Z_TYPE_P(val) != IS_LONG) {
-				return php_dlock_option_type_error(arg_num, "session_timeout", "int", val);
-			}
-			if (Z_LVAL_P(val) < DLOCK_SESSION_TIMEOUT_MIN ||
-			    Z_LVAL_P(val) > DLOCK_SESSION_TIMEOUT_MAX) {
-				zend_argument_value_error(arg_num,
-				                          "option \"session_timeout\" must be between %d and %d "
-				                          "(milliseconds)",
-				                          DLOCK_SESSION_TIMEOUT_MIN, DLOCK_SESSION_TIMEOUT_MAX);
-				return false;
-			}
-			set->session_timeout = Z_LVAL_P(val);
-		} else if (zend_string_equals_literal(key, "connect_timeout")) {
-			double v;
-
-			if (Z_TYPE_P(val) == IS_LONG) {
-				v = (double)Z_LVAL_P(val);
-			} else if (Z_TYPE_P(val) == IS_DOUBLE) {
-				v = Z_DVAL_P(val);
-			} else {
-				return php_dlock_option_type_error(arg_num, "connect_timeout", "int|float", val);
-			}
-			if (!zend_finite(v) || v <= 0 || v > DLOCK_CONNECT_TIMEOUT_MAX) {
-				zend_argument_value_error(arg_num,
-				                          "option \"connect_timeout\" must be a finite number of "
-				                          "seconds greater than 0 and at most %.0f",
-				                          DLOCK_CONNECT_TIMEOUT_MAX);
-				return false;
-			}
-			set->connect_timeout = v;
-		} else if (zend_string_equals_literal(key, "data")) {
-			if (Z_TYPE_P(val) != IS_STRING) {
-				return php_dlock_option_type_error(arg_num, "data", "string", val);
-			}
-			if (Z_STRLEN_P(val) > DLOCK_DATA_MAX) {
-				zend_argument_value_error(arg_num,
-				                          "option \"data\" must be at most %d bytes, %zu given",
-				                          DLOCK_DATA_MAX, Z_STRLEN_P(val));
-				return false;
-			}
-			php_dlock_replace(&set->data, Z_STR_P(val));
-		} else if (zend_string_equals_literal(key, "auth")) {
-			const char *colon;
-
-			if (Z_TYPE_P(val) != IS_STRING) {
-				return php_dlock_option_type_error(arg_num, "auth", "string", val);
-			}
-			colon = memchr(Z_STRVAL_P(val), ':', Z_STRLEN_P(val));
-			if (!colon || colon == Z_STRVAL_P(val) || Z_STRLEN_P(val) > DLOCK_AUTH_MAX ||
-			    memchr(Z_STRVAL_P(val), '\0', Z_STRLEN_P(val))) {
-				/* never echo the value: it is a secret */
-				zend_argument_value_error(arg_num,
-				                          "option \"auth\" must be \"user:password\" (digest "
-				                          "scheme, at most %d bytes, no NUL)",
-				                          DLOCK_AUTH_MAX);
-				return false;
-			}
-			php_dlock_replace(&set->auth, Z_STR_P(val));
-		} else if (zend_string_equals_literal(key, "reentrant")) {
-			if (Z_TYPE_P(val) != IS_TRUE && Z_TYPE_P(val) != IS_FALSE) {
-				return php_dlock_option_type_error(arg_num, "reentrant", "bool", val);
-			}
-			set->reentrant = Z_TYPE_P(val) == IS_TRUE;
-		} else {
-			zend_argument_value_error(
-			    arg_num,
-			    "contains unknown option \"%s\" (known: hosts, "
-			    "session_timeout, connect_timeout, data, auth, reentrant)",
-			    ZSTR_LEN(key) > 64 || memchr(ZSTR_VAL(key), '\0', ZSTR_LEN(key)) ? "..."
-			                                                                     : ZSTR_VAL(key));
-			return false;
-		}
-	}
-	ZEND_HASH_FOREACH_END();
-	return true;
-}
-
-/* ---- waiting ------------------------------------------------------------ */
-
-/* Runs between wait slices: lets pcntl async signal handlers run (an exception
- * from one stops the wait), and stops on a pending execution timeout, leaving
- * the VM to raise it once we return. A fatal error in a handler longjmps
- * (bailout): it is caught here so the core can withdraw its node and free
- * what it holds, and re-raised by php_dlock_after_wait(). */
-static int php_dlock_interrupt(void *arg)
-{
-	(void)arg;
-	if (EG(exception) || DLOCK_G(bailout)) {
-		return 1;
-	}
-	if (zend_atomic_bool_load_ex(&EG(vm_interrupt))) {
-		if (zend_atomic_bool_load_ex(&EG(timed_out))) {
-			return 1;
-		}
-		zend_atomic_bool_store_ex(&EG(vm_interrupt), false);
-		if (zend_interrupt_function) {
-			zend_try
-			{
-				zend_interrupt_function(EG(current_execute_data));
-			}
-			zend_catch
-			{
-				DLOCK_G(bailout) = true;
-			}
-			zend_end_try();
-		}
-		if (EG(exception) || DLOCK_G(bailout)) {
-			return 1;
-		}
-	}
-	return 0;
-}
-
-void php_dlock_after_wait(void)
-{
-	if (DLOCK_G(bailout)) {
-		DLOCK_G(bailout) = false;
-		zend_bailout();
-	}
-}
-
-const dlock_interrupt php_dlock_intr = {php_dlock_interrupt, NULL};
-
-int64_t php_dlock_wait_cap_ms(void)
-{
-	double cap = DLOCK_G(max_wait);
-
-	if (cap < 0) {
-		cap = (double)EG(timeout_seconds);
-	}
-	return cap > 0 ? (int64_t)(cap * 1000.0) : -1;
-}
-
-/* ---- held locks --------------------------------------------------------- */
-
-void php_dlock_held_add(php_dlock_obj *o)
-{
-	zval zv;
-
-	ZVAL_PTR(&zv, o);
-	zend_hash_index_update(&DLOCK_G(held), o->std.handle, &zv);
-}
-
-void php_dlock_held_remove(php_dlock_obj *o)
-{
-	zend_hash_index_del(&DLOCK_G(held), o->std.handle);
-}
 
 /* ---- module lifecycle --------------------------------------------------- */
 
@@ -378,7 +168,7 @@ static PHP_MINIT_FUNCTION(dlock)
 
 static PHP_MSHUTDOWN_FUNCTION(dlock)
 {
-	dlock_pool_shutdown(); /* ends this process's sessions */
+	dlock_backends_shutdown(); /* ends this process's sessions and connections */
 	dlock_zklog_configure(NULL, NULL);
 	UNREGISTER_INI_ENTRIES();
 	return SUCCESS;
@@ -403,13 +193,13 @@ static PHP_RSHUTDOWN_FUNCTION(dlock)
 	{
 		php_dlock_obj *o = Z_PTR_P(zv);
 
-		dlock_lock_release_all(o->lock, 1, NULL); /* waited for: free once the request is over */
+		dlock_handle_release_all(o->lock, 1, NULL); /* waited for: free once the request is over */
 	}
 	ZEND_HASH_FOREACH_END();
 	zend_hash_destroy(&DLOCK_G(held));
 	zend_hash_init(&DLOCK_G(held), 8, NULL, NULL, 0); /* objects freed later still look */
 	if (!DLOCK_G(persistent)) {
-		dlock_pool_shutdown(); /* each request opens its own sessions */
+		dlock_backends_shutdown(); /* each request opens its own sessions */
 	}
 	return SUCCESS;
 }
@@ -418,13 +208,14 @@ static PHP_MINFO_FUNCTION(dlock)
 {
 	char sessions[16];
 
-	snprintf(sessions, sizeof(sessions), "%u", dlock_pool_size());
+	snprintf(sessions, sizeof(sessions), "%u", dlock_backends_connections());
 	php_info_print_table_start();
 	php_info_print_table_header(2, "dlock support", "enabled");
 	php_info_print_table_row(2, "Extension version", PHP_DLOCK_VERSION);
 	php_info_print_table_row(2, "ZooKeeper C client version", ZOO_VERSION);
+	php_info_print_table_row(2, "Backends", "zookeeper, redis");
 	php_info_print_table_row(2, "Lock kinds", "mutex, read-write, semaphore, multi-lock");
-	php_info_print_table_row(2, "Sessions open in this process", sessions);
+	php_info_print_table_row(2, "Sessions and connections open in this process", sessions);
 	php_info_print_table_end();
 	DISPLAY_INI_ENTRIES();
 }

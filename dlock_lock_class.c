@@ -15,7 +15,6 @@
 #include "php_dlock.h"
 #include "php_dlock_int.h"
 
-#define DLOCK_TIMEOUT_MAX 31536000.0 /* one year, in seconds */
 
 static zend_object_handlers dlock_lock_handlers;
 
@@ -41,14 +40,14 @@ static void php_dlock_free(zend_object *obj)
 	}
 	if (o->lock) {
 		php_dlock_held_remove(o);
-		if (dlock_lock_holds(o->lock) > 0) {
+		if (dlock_handle_holds(o->lock) > 0) {
 			/* dropped while held (unset, a dead frame, the global symbol table
 			 * destroyed before request shutdown, a collected cycle): released
 			 * as at request end, waiting for the delete, so the lock is free
 			 * for others once the object is gone */
-			dlock_lock_release_all(o->lock, 1, NULL);
+			dlock_handle_release_all(o->lock, 1, NULL);
 		}
-		dlock_lock_free(o->lock);
+		dlock_handle_free(o->lock);
 		o->lock = NULL;
 	}
 	php_dlock_settings_dtor(&o->set);
@@ -74,23 +73,25 @@ static HashTable *php_dlock_debug_info(zend_object *obj, int *is_temp)
 {
 	php_dlock_obj *o = php_dlock_from_obj(obj);
 	HashTable *ht = zend_new_array(6);
+	char where[300];
 	zval zv;
 
 	*is_temp = 1;
 	if (!o->lock) {
 		return ht;
 	}
-	ZVAL_STRING(&zv, dlock_lock_path(o->lock));
+	ZVAL_STRING(&zv, dlock_handle_path(o->lock));
 	zend_hash_str_update(ht, "path", sizeof("path") - 1, &zv);
-	ZVAL_STRING(&zv, php_dlock_kind_name(dlock_lock_kind(o->lock)));
+	ZVAL_STRING(&zv, php_dlock_kind_name(dlock_handle_kind(o->lock)));
 	zend_hash_str_update(ht, "kind", sizeof("kind") - 1, &zv);
-	ZVAL_STR_COPY(&zv, o->set.hosts);
-	zend_hash_str_update(ht, "hosts", sizeof("hosts") - 1, &zv);
-	ZVAL_BOOL(&zv, dlock_lock_held(o->lock));
+	php_dlock_where(o, where, sizeof(where));
+	ZVAL_STRING(&zv, where);
+	zend_hash_str_update(ht, "server", sizeof("server") - 1, &zv);
+	ZVAL_BOOL(&zv, dlock_handle_held(o->lock));
 	zend_hash_str_update(ht, "acquired", sizeof("acquired") - 1, &zv);
-	ZVAL_LONG(&zv, (zend_long)dlock_lock_holds(o->lock));
+	ZVAL_LONG(&zv, (zend_long)dlock_handle_holds(o->lock));
 	zend_hash_str_update(ht, "holds", sizeof("holds") - 1, &zv);
-	ZVAL_BOOL(&zv, o->set.auth != NULL);
+	ZVAL_BOOL(&zv, o->set.target.auth != NULL || o->set.target.password != NULL);
 	zend_hash_str_update(ht, "auth", sizeof("auth") - 1, &zv);
 	return ht;
 }
@@ -117,7 +118,8 @@ bool php_dlock_init(php_dlock_obj *o, dlock_kind kind, zend_long max_leases, zen
 	if (opts && !php_dlock_settings_parse(&o->set, opts, opts_arg)) {
 		return false;
 	}
-	rc = dlock_lock_new(kind, (int)max_leases, ZSTR_VAL(path), ZSTR_LEN(path), &o->lock, &err);
+	rc = dlock_handle_new(&o->set.target, kind, (int)max_leases, ZSTR_VAL(path), ZSTR_LEN(path),
+	                      &o->lock, &err);
 	if (rc == DLOCK_EINVAL) {
 		zend_argument_value_error(1, "%s", err.msg);
 		return false;
@@ -127,6 +129,11 @@ bool php_dlock_init(php_dlock_obj *o, dlock_kind kind, zend_long max_leases, zen
 		return false;
 	}
 	return true;
+}
+
+void php_dlock_where(const php_dlock_obj *o, char *buf, size_t size)
+{
+	dlock_target_where(&o->set.target, buf, size);
 }
 
 /* ---- acquire and release, shared with the multi-lock ------------------- */
@@ -169,40 +176,38 @@ static const char *php_dlock_default_data(size_t *len)
 
 void php_dlock_obj_acquire(php_dlock_obj *o, double timeout, zval *return_value)
 {
-	dlock_session_cfg cfg;
-	dlock_acquire_opts opts;
+	dlock_acquire_req opts;
 	php_dlock_obj *sib = o->sibling;
-	dlock_kind kind = dlock_lock_kind(o->lock);
-	const char *path = dlock_lock_path(o->lock);
+	dlock_kind kind = dlock_handle_kind(o->lock);
+	const char *path = dlock_handle_path(o->lock);
 	dlock_err err;
 	int64_t cap = -1;
 	int rc;
 
 	dlock_err_clear(&err);
-	if (dlock_lock_holds(o->lock) > 0 && !o->set.reentrant) {
+	if (dlock_handle_holds(o->lock) > 0 && !o->set.reentrant) {
 		/* held or only uncertain (a blip): never a second hold; a lost one is
 		 * cleared by release(), which says so */
 		zend_throw_exception_ex(dlock_ce_exception, 0,
 		                        "%s: already held by this object, which is not reentrant", path);
 		RETURN_THROWS();
 	}
-	if (kind == DLOCK_KIND_WRITE && sib && dlock_lock_holds(sib->lock) > 0 &&
-	    dlock_lock_holds(o->lock) == 0) {
+	if (kind == DLOCK_KIND_WRITE && sib && dlock_handle_holds(sib->lock) > 0 &&
+	    dlock_handle_holds(o->lock) == 0) {
 		zend_throw_exception_ex(dlock_ce_exception, 0,
 		                        "%s: cannot upgrade a read lock to a write lock (it would wait for "
 		                        "itself); release the read lock first",
 		                        path);
 		RETURN_THROWS();
 	}
-	php_dlock_session_cfg(&o->set, &cfg);
 	/* a downgrade: the read is granted beside our write, if that is safe */
-	opts.grant_node = kind == DLOCK_KIND_READ && sib && dlock_lock_holds(o->lock) == 0 &&
-	                          dlock_lock_held(sib->lock)
-	                      ? dlock_lock_node(sib->lock)
+	opts.grant_from = kind == DLOCK_KIND_READ && sib && dlock_handle_holds(o->lock) == 0 &&
+	                          dlock_handle_held(sib->lock)
+	                      ? sib->lock
 	                      : NULL;
 	opts.no_self_wait = timeout < 0;
-	if (timeout < 0 && !opts.grant_node && dlock_lock_holds(o->lock) == 0 &&
-	    dlock_lock_self_conflict(o->lock, cfg.hosts)) {
+	if (timeout < 0 && !opts.grant_from && dlock_handle_holds(o->lock) == 0 &&
+	    dlock_handle_self_conflict(o->lock)) {
 		zend_throw_exception_ex(dlock_ce_exception, 0,
 		                        "%s: this process already holds it through another object; "
 		                        "waiting without a timeout would wait for itself",
@@ -221,12 +226,11 @@ void php_dlock_obj_acquire(php_dlock_obj *o, double timeout, zval *return_value)
 	} else {
 		opts.data = php_dlock_default_data(&opts.data_len);
 	}
-	opts.cfg = &cfg;
 	opts.intr = &php_dlock_intr;
-	rc = dlock_lock_acquire(o->lock, &opts, &err);
+	rc = dlock_handle_acquire(o->lock, &opts, &err);
 	if (rc == DLOCK_OK) {
 		php_dlock_held_add(o);
-	} else if (dlock_lock_holds(o->lock) == 0) {
+	} else if (dlock_handle_holds(o->lock) == 0) {
 		php_dlock_held_remove(o); /* a nested acquire found the hold lost */
 	}
 	php_dlock_after_wait();
@@ -254,9 +258,9 @@ void php_dlock_obj_acquire(php_dlock_obj *o, double timeout, zval *return_value)
 void php_dlock_obj_release(php_dlock_obj *o)
 {
 	dlock_err err;
-	int rc = dlock_lock_release(o->lock, !DLOCK_G(async_release), &err);
+	int rc = dlock_handle_release(o->lock, !DLOCK_G(async_release), &err);
 
-	if (dlock_lock_holds(o->lock) == 0) {
+	if (dlock_handle_holds(o->lock) == 0) {
 		php_dlock_held_remove(o);
 	}
 	if (rc != DLOCK_OK) {
@@ -334,7 +338,7 @@ PHP_METHOD(DistributedLock, isAcquired)
 	if (!(o = php_dlock_this(ZEND_THIS))) {
 		RETURN_THROWS();
 	}
-	RETURN_BOOL(dlock_lock_held(o->lock));
+	RETURN_BOOL(dlock_handle_held(o->lock));
 }
 
 PHP_METHOD(DistributedLock, checkHeld)
@@ -347,7 +351,7 @@ PHP_METHOD(DistributedLock, checkHeld)
 	if (!(o = php_dlock_this(ZEND_THIS))) {
 		RETURN_THROWS();
 	}
-	rc = dlock_lock_verify(o->lock, &err);
+	rc = dlock_handle_verify(o->lock, &err);
 	if (rc == DLOCK_ECONNLOSS) {
 		rc = DLOCK_ELOST; /* "not certainly held" is what callers must act on */
 	}
@@ -366,13 +370,13 @@ PHP_METHOD(DistributedLock, getFencingToken)
 	if (!(o = php_dlock_this(ZEND_THIS))) {
 		RETURN_THROWS();
 	}
-	if (!dlock_lock_held(o->lock)) {
+	if (!dlock_handle_held(o->lock)) {
 		dlock_err_set(&err, DLOCK_ENOTHELD, 0, "lock %s is not held: no fencing token",
-		              dlock_lock_path(o->lock));
+		              dlock_handle_path(o->lock));
 		php_dlock_throw(DLOCK_ENOTHELD, &err, NULL);
 		RETURN_THROWS();
 	}
-	RETURN_LONG((zend_long)dlock_lock_token(o->lock));
+	RETURN_LONG((zend_long)dlock_handle_token(o->lock));
 }
 
 PHP_METHOD(DistributedLock, getPath)
@@ -383,7 +387,7 @@ PHP_METHOD(DistributedLock, getPath)
 	if (!(o = php_dlock_this(ZEND_THIS))) {
 		RETURN_THROWS();
 	}
-	RETURN_STRING(dlock_lock_path(o->lock));
+	RETURN_STRING(dlock_handle_path(o->lock));
 }
 
 PHP_METHOD(DistributedLock, synchronized)
@@ -410,15 +414,15 @@ PHP_METHOD(DistributedLock, synchronized)
 	}
 	if (Z_TYPE(acquired) != IS_TRUE) {
 		zend_throw_exception_ex(dlock_ce_exception, 0, "%s: not acquired within %.3f s",
-		                        dlock_lock_path(o->lock), t);
+		                        dlock_handle_path(o->lock), t);
 		RETURN_THROWS();
 	}
 	fci.retval = return_value;
 	zend_call_function(&fci, &fcc);
 	if (EG(exception)) {
 		/* the callback's exception wins; a failing release must not mask it */
-		dlock_lock_release(o->lock, 0, NULL);
-		if (dlock_lock_holds(o->lock) == 0) {
+		dlock_handle_release(o->lock, 0, NULL);
+		if (dlock_handle_holds(o->lock) == 0) {
 			php_dlock_held_remove(o);
 		}
 		return;
@@ -431,30 +435,24 @@ void php_dlock_participants(dlock_kind kind, zend_long max_leases, zend_string *
                             HashTable *opts, uint32_t opts_arg, zval *return_value)
 {
 	php_dlock_settings set;
-	dlock_session_cfg cfg;
-	dlock_session *s = NULL;
 	dlock_participant *list = NULL;
 	size_t n = 0, i;
 	dlock_err err;
 	int rc;
 
-	if (dlock_path_validate(ZSTR_VAL(path), ZSTR_LEN(path), &err) != DLOCK_OK) {
-		zend_argument_value_error(1, "%s", err.msg);
-		RETURN_THROWS();
-	}
 	php_dlock_settings_init(&set);
 	if (opts && !php_dlock_settings_parse(&set, opts, opts_arg)) {
 		php_dlock_settings_dtor(&set);
 		RETURN_THROWS();
 	}
-	php_dlock_session_cfg(&set, &cfg);
-	rc = dlock_pool_get(&cfg, &php_dlock_intr, &s, &err);
-	if (rc == DLOCK_OK) {
-		rc = dlock_queue_list(s, kind, (int)max_leases, ZSTR_VAL(path), &list, &n, &err);
-		dlock_session_unref(s);
-	}
+	rc = dlock_backend_participants(&set.target, kind, (int)max_leases, ZSTR_VAL(path),
+	                                ZSTR_LEN(path), &php_dlock_intr, &list, &n, &err);
 	php_dlock_settings_dtor(&set);
 	php_dlock_after_wait();
+	if (rc == DLOCK_EINVAL) {
+		zend_argument_value_error(1, "%s", err.msg);
+		RETURN_THROWS();
+	}
 	if (rc != DLOCK_OK) {
 		if (!EG(exception)) {
 			php_dlock_throw(rc, &err, ZSTR_VAL(path));
@@ -475,7 +473,7 @@ void php_dlock_participants(dlock_kind kind, zend_long max_leases, zend_string *
 		}
 		add_next_index_zval(return_value, &entry);
 	}
-	dlock_queue_free(list, n);
+	dlock_participants_free(list, n);
 }
 
 PHP_METHOD(DistributedLock, participants)
@@ -535,7 +533,7 @@ PHP_METHOD(DistributedSemaphore, getMaxLeases)
 	if (!(o = php_dlock_this(ZEND_THIS))) {
 		RETURN_THROWS();
 	}
-	RETURN_LONG(dlock_lock_max_leases(o->lock));
+	RETURN_LONG(dlock_handle_max_leases(o->lock));
 }
 
 PHP_METHOD(DistributedSemaphore, participants)

@@ -57,18 +57,28 @@ static php_dlock_obj *php_dlock_multi_at(php_dlock_multi_obj *o, uint32_t i)
 	return php_dlock_from_obj(o->locks[i]);
 }
 
-/* Canonical order: hosts, then path, then kind. */
+/* Orders two locks' servers (backend and address, never credentials). */
+static int php_dlock_multi_where_cmp(const php_dlock_obj *x, const php_dlock_obj *y)
+{
+	char wx[300], wy[300];
+
+	php_dlock_where(x, wx, sizeof(wx));
+	php_dlock_where(y, wy, sizeof(wy));
+	return strcmp(wx, wy);
+}
+
+/* Canonical order: server, then path, then kind. */
 static int php_dlock_multi_cmp(const void *a, const void *b)
 {
 	php_dlock_obj *x = php_dlock_from_obj(*(zend_object *const *)a);
 	php_dlock_obj *y = php_dlock_from_obj(*(zend_object *const *)b);
-	int c = strcmp(ZSTR_VAL(x->set.hosts), ZSTR_VAL(y->set.hosts));
+	int c = php_dlock_multi_where_cmp(x, y);
 
 	if (!c) {
-		c = strcmp(dlock_lock_path(x->lock), dlock_lock_path(y->lock));
+		c = strcmp(dlock_handle_path(x->lock), dlock_handle_path(y->lock));
 	}
 	if (!c) {
-		c = (int)dlock_lock_kind(x->lock) - (int)dlock_lock_kind(y->lock);
+		c = (int)dlock_handle_kind(x->lock) - (int)dlock_handle_kind(y->lock);
 	}
 	return c;
 }
@@ -138,13 +148,13 @@ PHP_METHOD(DistributedMultiLock, __construct)
 			zend_argument_value_error(1, "contains the same lock twice");
 			RETURN_THROWS();
 		}
-		if (strcmp(ZSTR_VAL(a->set.hosts), ZSTR_VAL(b->set.hosts)) == 0 &&
-		    strcmp(dlock_lock_path(a->lock), dlock_lock_path(b->lock)) == 0) {
+		if (php_dlock_multi_where_cmp(a, b) == 0 &&
+		    strcmp(dlock_handle_path(a->lock), dlock_handle_path(b->lock)) == 0) {
 			efree(list);
 			zend_argument_value_error(1,
 			                          "contains two locks on the same path (%s): it would "
 			                          "wait for itself",
-			                          dlock_lock_path(b->lock));
+			                          dlock_handle_path(b->lock));
 			RETURN_THROWS();
 		}
 	}
@@ -162,8 +172,8 @@ static void php_dlock_multi_unwind(php_dlock_multi_obj *o, uint32_t upto)
 	while (upto-- > 0) {
 		php_dlock_obj *l = php_dlock_multi_at(o, upto);
 
-		dlock_lock_release(l->lock, 0, NULL);
-		if (dlock_lock_holds(l->lock) == 0) {
+		dlock_handle_release(l->lock, 0, NULL);
+		if (dlock_handle_holds(l->lock) == 0) {
 			php_dlock_held_remove(l);
 		}
 	}
@@ -198,12 +208,12 @@ static void php_dlock_multi_acquire(php_dlock_multi_obj *o, double timeout, zval
 	for (i = 0; i < o->count; i++) {
 		php_dlock_obj *part = php_dlock_multi_at(o, i);
 
-		if (!dlock_lock_held(part->lock)) {
+		if (!dlock_handle_held(part->lock)) {
 			php_dlock_multi_unwind(o, o->count);
 			zend_throw_exception_ex(dlock_ce_lost_exception, 0,
 			                        "%s: lost while the multi-lock waited for its other parts "
 			                        "(session expired); nothing is held",
-			                        dlock_lock_path(part->lock));
+			                        dlock_handle_path(part->lock));
 			RETURN_THROWS();
 		}
 	}
@@ -279,7 +289,7 @@ PHP_METHOD(DistributedMultiLock, isAcquired)
 		RETURN_THROWS();
 	}
 	for (i = 0; i < o->count; i++) {
-		if (!dlock_lock_held(php_dlock_multi_at(o, i)->lock)) {
+		if (!dlock_handle_held(php_dlock_multi_at(o, i)->lock)) {
 			RETURN_FALSE;
 		}
 	}
@@ -297,7 +307,7 @@ PHP_METHOD(DistributedMultiLock, checkHeld)
 	}
 	for (i = 0; i < o->count; i++) {
 		dlock_err err;
-		int rc = dlock_lock_verify(php_dlock_multi_at(o, i)->lock, &err);
+		int rc = dlock_handle_verify(php_dlock_multi_at(o, i)->lock, &err);
 
 		if (rc != DLOCK_OK) {
 			php_dlock_throw(rc == DLOCK_ECONNLOSS ? DLOCK_ELOST : rc, &err, NULL);
@@ -317,16 +327,16 @@ PHP_METHOD(DistributedMultiLock, getFencingToken)
 		RETURN_THROWS();
 	}
 	for (i = 0; i < o->count; i++) {
-		dlock_lock *l = php_dlock_multi_at(o, i)->lock;
+		dlock_handle *l = php_dlock_multi_at(o, i)->lock;
 
-		if (!dlock_lock_held(l)) {
+		if (!dlock_handle_held(l)) {
 			zend_throw_exception_ex(dlock_ce_exception, 0,
 			                        "lock %s is not held: the multi-lock has no fencing token",
-			                        dlock_lock_path(l));
+			                        dlock_handle_path(l));
 			RETURN_THROWS();
 		}
-		if (dlock_lock_token(l) > max) {
-			max = dlock_lock_token(l);
+		if (dlock_handle_token(l) > max) {
+			max = dlock_handle_token(l);
 		}
 	}
 	RETURN_LONG((zend_long)max);
@@ -346,7 +356,7 @@ PHP_METHOD(DistributedMultiLock, getPath)
 		if (i) {
 			smart_str_appendc(&s, ',');
 		}
-		smart_str_appends(&s, dlock_lock_path(php_dlock_multi_at(o, i)->lock));
+		smart_str_appends(&s, dlock_handle_path(php_dlock_multi_at(o, i)->lock));
 	}
 	RETURN_STR(smart_str_extract(&s));
 }

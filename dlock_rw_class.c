@@ -123,7 +123,7 @@ PHP_METHOD(DistributedReadWriteLock, getPath)
 	if (!(o = php_dlock_rw_this(ZEND_THIS))) {
 		RETURN_THROWS();
 	}
-	RETURN_STRING(dlock_lock_path(php_dlock_from_obj(o->read)->lock));
+	RETURN_STRING(dlock_handle_path(php_dlock_from_obj(o->read)->lock));
 }
 
 PHP_METHOD(DistributedReadWriteLock, participants)

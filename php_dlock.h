@@ -9,6 +9,9 @@ extern zend_module_entry dlock_module_entry;
 
 ZEND_BEGIN_MODULE_GLOBALS(dlock)
 char *hosts;               /* dlock.hosts: default connect string */
+char *dsn;                 /* dlock.dsn: default backend and server; empty: ZooKeeper at hosts */
+double lease;              /* dlock.lease: Redis lease, s */
+double max_hold;           /* dlock.max_hold: Redis cap on one hold, s; 0: none */
 zend_long session_timeout; /* dlock.session_timeout: ms */
 double connect_timeout;    /* dlock.connect_timeout: seconds */
 double max_wait;    /* dlock.max_wait: cap of an unbounded acquire(), s; <0: max_execution_time */

@@ -1,24 +1,31 @@
 /* php_dlock_int.h: what the glue files share: object layouts, class entries,
- * and the helpers dlock.c provides (exceptions, options, waiting, held locks). */
+ * and the helpers dlock_shared.c provides (exceptions, options, waiting, held
+ * locks). Calls flow dlock.c -> class files -> dlock_shared.c -> core. */
 #ifndef PHP_DLOCK_INT_H
 #define PHP_DLOCK_INT_H
 
 #include "php.h"
 #include "core/dlock_core.h"
 
-/* Connection settings and node data, from the options array and INI. */
+#define DLOCK_DATA_MAX            1000000 /* bytes; the server caps a request at ~1 MiB */
+#define DLOCK_SESSION_TIMEOUT_MIN 100     /* ms */
+#define DLOCK_SESSION_TIMEOUT_MAX 3600000
+#define DLOCK_CONNECT_TIMEOUT_MAX 3600.0
+#define DLOCK_AUTH_MAX            1024
+#define DLOCK_LEASE_MIN           0.1     /* s */
+#define DLOCK_LEASE_MAX           86400.0
+#define DLOCK_TIMEOUT_MAX         31536000.0 /* one year, in seconds */
+
+/* Where the lock lives and how it behaves, from INI and the options array. */
 typedef struct php_dlock_settings {
-	zend_string *hosts;        /* connect string */
-	zend_long session_timeout; /* ms */
-	double connect_timeout;    /* s */
-	zend_string *auth;         /* "user:password" (digest) or NULL; never shown */
-	zend_string *data;         /* node data; NULL: "hostname:pid" at acquire time */
-	bool reentrant;            /* a second acquire() counts (true) or throws (false) */
+	dlock_target target; /* backend, server and timeouts (owned, malloc()ed strings) */
+	zend_string *data;   /* node data; NULL: "hostname:pid" at acquire time */
+	bool reentrant;      /* a second acquire() counts (true) or throws (false) */
 } php_dlock_settings;
 
 /* A DistributedLock (mutex, or a read/write part) or DistributedSemaphore. */
 typedef struct php_dlock_obj {
-	dlock_lock *lock;              /* the core contender; NULL until constructed */
+	dlock_handle *lock;            /* the core lock; NULL until constructed */
 	php_dlock_settings set;        /* owned strings */
 	struct php_dlock_obj *sibling; /* read-write parts: the other part (not counted) */
 	zend_object std;
@@ -66,27 +73,26 @@ extern zend_class_entry *dlock_ce_exception;
 extern zend_class_entry *dlock_ce_connection_exception;
 extern zend_class_entry *dlock_ce_lost_exception;
 
-/* dlock.c: the one place where core status codes become exceptions; `path`
+/* dlock_shared.c: the one place where core status codes become exceptions; `path`
  * (may be NULL) prefixes the message. */
 void php_dlock_throw(int status, const dlock_err *err, const char *path);
 
-/* dlock.c: settings from INI, then the options array (arg_num for messages).
- * On false an exception is set and *set must still be destroyed. */
+/* dlock_shared.c: settings from INI, then the options array (arg_num for
+ * messages). On false an exception is set and *set must still be destroyed. */
 void php_dlock_settings_init(php_dlock_settings *set);
 bool php_dlock_settings_parse(php_dlock_settings *set, HashTable *opts, uint32_t arg_num);
 void php_dlock_settings_dtor(php_dlock_settings *set);
-void php_dlock_session_cfg(const php_dlock_settings *set, dlock_session_cfg *cfg);
 
-/* dlock.c: the interrupt hook for waits (pcntl handlers, execution timeout).
+/* dlock_shared.c: the interrupt hook for waits (pcntl handlers, execution timeout).
  * After every core call given it, call php_dlock_after_wait(): it re-raises
  * a fatal error that happened inside a handler during the wait. */
 extern const dlock_interrupt php_dlock_intr;
 void php_dlock_after_wait(void);
 
-/* dlock.c: wall-clock cap (ms) of an acquire() without timeout; < 0: none. */
+/* dlock_shared.c: wall-clock cap (ms) of an acquire() without timeout; < 0: none. */
 int64_t php_dlock_wait_cap_ms(void);
 
-/* dlock.c: this request's held locks, released at request end. */
+/* dlock_shared.c: this request's held locks, released at request end. */
 void php_dlock_held_add(php_dlock_obj *o);
 void php_dlock_held_remove(php_dlock_obj *o);
 
@@ -103,6 +109,8 @@ bool php_dlock_timeout_arg(double t, bool is_null, uint32_t arg_num, double *out
  * an exception set on bad input. */
 bool php_dlock_init(php_dlock_obj *o, dlock_kind kind, zend_long max_leases, zend_string *path,
                     HashTable *opts, uint32_t opts_arg);
+/* The server identity of a lock object, for ordering and messages. */
+void php_dlock_where(const php_dlock_obj *o, char *buf, size_t size);
 /* Sets return_value to the participants of a queue of kind on path, or throws. */
 void php_dlock_participants(dlock_kind kind, zend_long max_leases, zend_string *path,
                             HashTable *opts, uint32_t opts_arg, zval *return_value);

@@ -4,7 +4,10 @@
 #ifndef DLOCK_CORE_H
 #define DLOCK_CORE_H
 
+#include "dlock_backend.h"
+#include "dlock_dsn.h"
 #include "dlock_err.h"
+#include "dlock_handle.h"
 #include "dlock_lock.h"
 #include "dlock_path.h"
 #include "dlock_pool.h"

@@ -19,13 +19,15 @@ typedef enum dlock_status {
 	DLOCK_EFORKED,   /* the session belongs to the parent of a fork() */
 	DLOCK_EAUTH,     /* the server refused our credentials or the node's ACL */
 	DLOCK_EZK,       /* any other ZooKeeper error; zrc holds its code */
-	DLOCK_EDEADLK    /* refused: waiting would wait for this process itself, or the
-	                    request would let another holder in beside ours */
+	DLOCK_EDEADLK,    /* refused: waiting would wait for this process itself, or the
+	                     request would let another holder in beside ours */
+	DLOCK_EUNSUPPORTED, /* the backend does not offer this kind of lock */
+	DLOCK_ESERVER       /* any other server error (Redis); msg says which */
 } dlock_status;
 
 /* Filled by a failing core call; owned by the caller (usually on its stack). */
 typedef struct dlock_err {
-	int zrc;       /* ZooKeeper return code behind the failure, 0 if none */
+	int zrc;       /* ZooKeeper return code behind the failure, 0 if none (Redis: 0) */
 	char msg[256]; /* human-readable detail, NUL-terminated, never a secret */
 } dlock_err;
 

@@ -11,16 +11,7 @@
 
 void dlock_queue_free(dlock_participant *p, size_t count)
 {
-	size_t i;
-
-	if (!p) {
-		return;
-	}
-	for (i = 0; i < count; i++) {
-		free(p[i].name);
-		free(p[i].data);
-	}
-	free(p);
+	dlock_participants_free(p, count);
 }
 
 int dlock_queue_list(dlock_session *s, dlock_kind kind, int max_leases, const char *path,

@@ -7,19 +7,10 @@
 #include <stdint.h>
 
 #include "dlock_err.h"
+#include "dlock_participant.h"
 #include "dlock_rule.h"
 #include "dlock_session.h"
 
-/* One contender, in queue order. */
-typedef struct dlock_participant {
-	char *name;      /* child node name (owned by the array) */
-	char *data;      /* node data, NUL-terminated (owned by the array) */
-	size_t data_len; /* bytes of data */
-	int64_t token;   /* creation zxid: the fencing token of that hold */
-	int64_t owner;   /* ephemeral owner session id */
-	int writer;      /* an exclusive node (for read-write locks: a writer) */
-	int holder;      /* non-zero when this entry holds now */
-} dlock_participant;
 
 /* Lists the nodes of kind's family under `path` in queue order (holders
  * marked by the kind's rule; max_leases for semaphores) into a new array *out of
@@ -29,6 +20,7 @@ typedef struct dlock_participant {
 int dlock_queue_list(dlock_session *s, dlock_kind kind, int max_leases, const char *path,
                      dlock_participant **out, size_t *count, dlock_err *err);
 
+/* Same as dlock_participants_free. */
 void dlock_queue_free(dlock_participant *p, size_t count);
 
 #endif

@@ -13,7 +13,6 @@
 
 #include "dlock_reaper.h"
 
-#define DLOCK_WAIT_SLICE_MS 50
 
 typedef enum sess_state {
 	SESS_CONNECTING = 0, /* not (yet, or no longer) connected; session may be alive */
@@ -55,14 +54,6 @@ typedef struct delete_op {
 } delete_op;
 
 static FILE *zklog_stream;
-
-int64_t dlock_now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 int dlock_zklog_configure(const char *path, dlock_err *err)
 {

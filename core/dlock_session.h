@@ -15,19 +15,10 @@
 #include <zookeeper/zookeeper.h>
 
 #include "dlock_err.h"
+#include "dlock_wait.h"
 
 typedef struct dlock_session dlock_session;
 
-/* Called between wait slices on the waiting thread with no lock held; returns
- * non-zero to make the wait give up with DLOCK_EINTR. It must always return
- * (the PHP glue catches a bailout inside it and re-raises it after the core
- * has cleaned up), so the core may keep state on its stack across waits. */
-typedef int (*dlock_interrupt_fn)(void *arg);
-
-typedef struct dlock_interrupt {
-	dlock_interrupt_fn fn; /* may be NULL: never interrupted */
-	void *arg;             /* passed to fn */
-} dlock_interrupt;
 
 /* Settings that identify a session; sessions with equal settings are shared. */
 typedef struct dlock_session_cfg {
@@ -43,9 +34,6 @@ typedef enum dlock_health {
 	DLOCK_HEALTH_UNCERTAIN, /* disconnected for less than the session timeout */
 	DLOCK_HEALTH_DEAD       /* expired, disconnected for longer, closed, or a fork parent's */
 } dlock_health;
-
-/* Milliseconds on a monotonic clock. */
-int64_t dlock_now_ms(void);
 
 /* Routes the ZooKeeper client's own log: to `path` (appended, INFO level) when
  * path is non-empty, otherwise nowhere. Process-wide. Returns DLOCK_OK or

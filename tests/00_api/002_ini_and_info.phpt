@@ -24,8 +24,11 @@ var_dump((bool) preg_match('/ZooKeeper C client version => 3\.\d+\.\d+/', $info)
 --EXPECTF--
 dlock.async_release | '1' | PHP_INI_ALL
 dlock.connect_timeout | '5' | PHP_INI_ALL
+dlock.dsn | '' | PHP_INI_ALL
 dlock.hosts | '127.0.0.1:2181' | PHP_INI_ALL
+dlock.lease | '30' | PHP_INI_ALL
 dlock.log_file | '' | PHP_INI_SYSTEM
+dlock.max_hold | '0' | PHP_INI_ALL
 dlock.max_wait | '-1' | PHP_INI_ALL
 dlock.persistent | '1' | PHP_INI_ALL
 dlock.session_timeout | '10000' | PHP_INI_ALL

@@ -1,0 +1,100 @@
+/* dlock_backend.h: the seam between the PHP glue and the backends. The glue
+ * sees only a dlock_handle (one lock object) and a dlock_target (where and
+ * how to reach a server); each backend (ZooKeeper, Redis) implements the
+ * small table of operations below. Layers: glue -> dlock_handle ->
+ * {dlock_zk_backend -> the ZooKeeper recipe, redis/ -> hiredis}. */
+#ifndef DLOCK_BACKEND_H
+#define DLOCK_BACKEND_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "dlock_err.h"
+#include "dlock_participant.h"
+#include "dlock_rule.h"
+#include "dlock_wait.h"
+
+typedef enum dlock_backend_id {
+	DLOCK_BACKEND_ZOOKEEPER = 0,
+	DLOCK_BACKEND_REDIS
+} dlock_backend_id;
+
+/* Where a lock lives and the settings of its connection. Strings are owned
+ * by whoever filled the struct (dlock_target_copy/dlock_target_clear for
+ * owned copies). */
+typedef struct dlock_target {
+	dlock_backend_id backend;
+	int64_t connect_timeout_ms; /* how long a connect may take */
+	/* ZooKeeper */
+	char *hosts;            /* connect string (with chroot), validated */
+	int session_timeout_ms; /* requested session timeout */
+	char *auth;             /* digest "user:password" or NULL; a secret */
+	/* Redis */
+	char *host;          /* host name or address */
+	int port;            /* TCP port */
+	int db;              /* database number (SELECT) */
+	char *user;          /* ACL user or NULL */
+	char *password;      /* password or NULL; a secret */
+	int64_t lease_ms;    /* lease of a held lock, renewed by the watchdog */
+	int64_t max_hold_ms; /* renewals stop this long after the acquire; 0: never */
+} dlock_target;
+
+/* Deep-copies src into dst (dst's old contents are not freed). Returns
+ * DLOCK_OK or DLOCK_ENOMEM (dst then holds nothing to free). */
+int dlock_target_copy(dlock_target *dst, const dlock_target *src, dlock_err *err);
+
+/* Frees an owned target's strings (secrets zeroed first) and zeroes it. */
+void dlock_target_clear(dlock_target *t);
+
+/* Writes the server identity (no secrets), e.g. "redis://127.0.0.1:6379/0" or
+ * "zookeeper://h1:2181,h2:2181/chroot", truncated to size bytes with a NUL. */
+void dlock_target_where(const dlock_target *t, char *buf, size_t size);
+
+typedef struct dlock_handle dlock_handle;
+
+/* What one acquire asks for. */
+typedef struct dlock_acquire_req {
+	int64_t timeout_ms;          /* < 0: wait for ever; 0: one try; > 0: at most that long */
+	const char *data;            /* stored with the hold where the backend can */
+	size_t data_len;             /* bytes of data */
+	const dlock_interrupt *intr; /* called between wait slices; may be NULL */
+	dlock_handle *grant_from;    /* a downgrade: this process's write hold on the same
+	                                path, or NULL (see dlock_acquire_opts.grant_node) */
+	int no_self_wait;            /* refuse a wait that depends on this process's own hold */
+} dlock_acquire_req;
+
+/* The operations a backend provides. Contracts are those of the dlock_handle_*
+ * functions in dlock_handle.h, which call them. */
+typedef struct dlock_backend_ops {
+	const char *name; /* "zookeeper", "redis" */
+	int (*lock_new)(dlock_handle *h, dlock_err *err); /* sets h->impl */
+	void (*lock_free)(dlock_handle *h);
+	int (*acquire)(dlock_handle *h, const dlock_acquire_req *req, dlock_err *err);
+	int (*release)(dlock_handle *h, int wait, int all, dlock_err *err);
+	int (*held)(dlock_handle *h);
+	int (*verify)(dlock_handle *h, dlock_err *err);
+	unsigned (*holds)(const dlock_handle *h);
+	int64_t (*token)(const dlock_handle *h);
+	int (*self_conflict)(const dlock_handle *h);
+	int (*participants)(const dlock_target *t, dlock_kind kind, int max_leases, const char *path,
+	                    size_t len, const dlock_interrupt *intr, dlock_participant **out,
+	                    size_t *count, dlock_err *err);
+	unsigned (*connections)(void); /* open sessions/connections of this process */
+	void (*shutdown)(void);        /* closes what no lock still uses */
+} dlock_backend_ops;
+
+/* One lock object of the glue: the generic part every backend shares. */
+struct dlock_handle {
+	const dlock_backend_ops *ops; /* the backend */
+	void *impl;                   /* the backend's contender (owned through ops) */
+	dlock_target target;          /* owned copy */
+	dlock_kind kind;              /* mutex, read, write or semaphore */
+	int max_leases;               /* semaphores: holders allowed at once */
+	char *path;                   /* the lock name (owned) */
+	size_t path_len;              /* bytes of path */
+};
+
+extern const dlock_backend_ops dlock_zk_backend;
+extern const dlock_backend_ops dlock_redis_backend;
+
+#endif

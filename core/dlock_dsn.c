@@ -1,0 +1,252 @@
+/* dlock_dsn.c: DSN parsing, and the lifetime of a dlock_target. */
+#include "dlock_dsn.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dlock_path.h"
+
+static char *dlock_dsn_dup(const char *s, size_t len)
+{
+	char *d = malloc(len + 1);
+
+	if (d) {
+		memcpy(d, s, len);
+		d[len] = '\0';
+	}
+	return d;
+}
+
+static void dlock_dsn_free_secret(char **s)
+{
+	if (*s) {
+		memset(*s, 0, strlen(*s));
+		free(*s);
+		*s = NULL;
+	}
+}
+
+int dlock_target_copy(dlock_target *dst, const dlock_target *src, dlock_err *err)
+{
+	*dst = *src;
+	dst->hosts = src->hosts ? strdup(src->hosts) : NULL;
+	dst->auth = src->auth ? strdup(src->auth) : NULL;
+	dst->host = src->host ? strdup(src->host) : NULL;
+	dst->user = src->user ? strdup(src->user) : NULL;
+	dst->password = src->password ? strdup(src->password) : NULL;
+	if ((src->hosts && !dst->hosts) || (src->auth && !dst->auth) || (src->host && !dst->host) ||
+	    (src->user && !dst->user) || (src->password && !dst->password)) {
+		dlock_target_clear(dst);
+		return dlock_err_set(err, DLOCK_ENOMEM, 0, "out of memory");
+	}
+	return DLOCK_OK;
+}
+
+void dlock_target_clear(dlock_target *t)
+{
+	free(t->hosts);
+	free(t->host);
+	free(t->user);
+	dlock_dsn_free_secret(&t->auth);
+	dlock_dsn_free_secret(&t->password);
+	memset(t, 0, sizeof(*t));
+}
+
+void dlock_target_where(const dlock_target *t, char *buf, size_t size)
+{
+	if (t->backend == DLOCK_BACKEND_REDIS) {
+		snprintf(buf, size, "redis://%s%s%s:%d/%d", strchr(t->host ? t->host : "", ':') ? "[" : "",
+		         t->host ? t->host : "", strchr(t->host ? t->host : "", ':') ? "]" : "", t->port,
+		         t->db);
+	} else {
+		snprintf(buf, size, "zookeeper://%s", t->hosts ? t->hosts : "");
+	}
+}
+
+/* Decodes %XX escapes of a user or password into a new string. */
+static char *dlock_dsn_unescape(const char *s, size_t len)
+{
+	char *d = malloc(len + 1), *o = d;
+	size_t i;
+
+	if (!d) {
+		return NULL;
+	}
+	for (i = 0; i < len; i++) {
+		if (s[i] == '%' && i + 2 < len && isxdigit((unsigned char)s[i + 1]) &&
+		    isxdigit((unsigned char)s[i + 2])) {
+			char hex[3] = {s[i + 1], s[i + 2], 0};
+
+			*o++ = (char)strtol(hex, NULL, 16);
+			i += 2;
+		} else {
+			*o++ = s[i];
+		}
+	}
+	*o = '\0';
+	return d;
+}
+
+/* Parses a decimal number of at most 9 digits in s[0..len) into *out. */
+static int dlock_dsn_number(const char *s, size_t len, long *out)
+{
+	size_t i;
+	long v = 0;
+
+	if (len == 0 || len > 9) {
+		return 0;
+	}
+	for (i = 0; i < len; i++) {
+		if (!isdigit((unsigned char)s[i])) {
+			return 0;
+		}
+		v = v * 10 + (s[i] - '0');
+	}
+	*out = v;
+	return 1;
+}
+
+static int dlock_dsn_redis(const char *p, size_t len, dlock_target *t, dlock_err *err)
+{
+	const char *end = p + len, *at, *host, *host_end, *slash, *port_at = NULL;
+	char *user = NULL, *password = NULL, *h = NULL;
+	long port = 6379, db = 0;
+	int rc = DLOCK_EINVAL;
+
+	slash = memchr(p, '/', len);
+	at = memchr(p, '@', (size_t)((slash ? slash : end) - p));
+	if (memchr(p, '?', len) || memchr(p, '#', len)) {
+		return dlock_err_set(err, DLOCK_EINVAL, 0,
+		                     "redis DSN must not have a query or fragment (\"?\", \"#\")");
+	}
+	host = p;
+	if (at) {
+		const char *colon = memchr(p, ':', (size_t)(at - p));
+
+		if (!colon) {
+			return dlock_err_set(err, DLOCK_EINVAL, 0,
+			                     "redis DSN credentials must be \"user:password@\" or "
+			                     "\":password@\"");
+		}
+		if (colon > p && !(user = dlock_dsn_unescape(p, (size_t)(colon - p)))) {
+			goto nomem;
+		}
+		if (!(password = dlock_dsn_unescape(colon + 1, (size_t)(at - colon - 1)))) {
+			goto nomem;
+		}
+		host = at + 1;
+	}
+	host_end = slash ? slash : end;
+	if (host < host_end && *host == '[') {
+		const char *close = memchr(host, ']', (size_t)(host_end - host));
+
+		if (!close || close == host + 1) {
+			dlock_err_set(err, DLOCK_EINVAL, 0, "redis DSN has an unclosed or empty \"[\" host");
+			goto fail;
+		}
+		h = dlock_dsn_dup(host + 1, (size_t)(close - host - 1));
+		if (close + 1 < host_end) {
+			if (close[1] != ':') {
+				dlock_err_set(err, DLOCK_EINVAL, 0, "redis DSN has text after \"]\"");
+				goto fail;
+			}
+			port_at = close + 2;
+		}
+	} else {
+		const char *colon = memchr(host, ':', (size_t)(host_end - host));
+
+		h = dlock_dsn_dup(host, (size_t)((colon ? colon : host_end) - host));
+		port_at = colon ? colon + 1 : NULL;
+	}
+	if (!h) {
+		goto nomem;
+	}
+	if (!h[0]) {
+		dlock_err_set(err, DLOCK_EINVAL, 0, "redis DSN has no host");
+		goto fail;
+	}
+	if (strspn(h, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-_:%") !=
+	    strlen(h)) {
+		dlock_err_set(err, DLOCK_EINVAL, 0, "redis DSN host has characters a host name cannot have");
+		goto fail;
+	}
+	if (port_at && (!dlock_dsn_number(port_at, (size_t)(host_end - port_at), &port) || port < 1 ||
+	                port > 65535)) {
+		dlock_err_set(err, DLOCK_EINVAL, 0, "redis DSN port must be a number from 1 to 65535");
+		goto fail;
+	}
+	if (slash && slash + 1 < end &&
+	    (!dlock_dsn_number(slash + 1, (size_t)(end - slash - 1), &db) || db > 1000000)) {
+		dlock_err_set(err, DLOCK_EINVAL, 0,
+		              "redis DSN database (after \"/\") must be a number from 0 to 1000000");
+		goto fail;
+	}
+	t->backend = DLOCK_BACKEND_REDIS;
+	free(t->host);
+	free(t->user);
+	dlock_dsn_free_secret(&t->password);
+	t->host = h;
+	t->user = user;
+	t->password = password;
+	t->port = (int)port;
+	t->db = (int)db;
+	return DLOCK_OK;
+nomem:
+	rc = dlock_err_set(err, DLOCK_ENOMEM, 0, "out of memory");
+fail:
+	free(h);
+	free(user);
+	dlock_dsn_free_secret(&password);
+	return rc;
+}
+
+int dlock_dsn_parse(const char *dsn, size_t len, dlock_target *t, dlock_err *err)
+{
+	static const char zk[] = "zookeeper://", redis[] = "redis://";
+	const char *colon;
+
+	if (len > DLOCK_DSN_MAX || memchr(dsn, '\0', len)) {
+		return dlock_err_set(err, DLOCK_EINVAL, 0, "DSN must be at most %d bytes without NUL",
+		                     DLOCK_DSN_MAX);
+	}
+	if (len >= sizeof(redis) - 1 && strncasecmp(dsn, redis, sizeof(redis) - 1) == 0) {
+		return dlock_dsn_redis(dsn + sizeof(redis) - 1, len - (sizeof(redis) - 1), t, err);
+	}
+	if (len >= sizeof(zk) - 1 && strncasecmp(dsn, zk, sizeof(zk) - 1) == 0) {
+		const char *hosts = dsn + sizeof(zk) - 1;
+		size_t n = len - (sizeof(zk) - 1);
+		char *copy;
+		int rc;
+
+		if ((rc = dlock_hosts_validate(hosts, n, err)) != DLOCK_OK) {
+			return rc;
+		}
+		if (!(copy = dlock_dsn_dup(hosts, n))) {
+			return dlock_err_set(err, DLOCK_ENOMEM, 0, "out of memory");
+		}
+		free(t->hosts);
+		t->hosts = copy;
+		t->backend = DLOCK_BACKEND_ZOOKEEPER;
+		return DLOCK_OK;
+	}
+	colon = memchr(dsn, ':', len);
+	if (!colon || colon - dsn > 32 || colon == dsn) {
+		return dlock_err_set(err, DLOCK_EINVAL, 0,
+		                     "DSN must start with a scheme: zookeeper:// or redis://");
+	}
+	return dlock_err_set(err, DLOCK_EINVAL, 0,
+	                     "DSN scheme \"%.*s\" is not supported (zookeeper:// or redis://)",
+	                     (int)(colon - dsn), dsn);
+}
+
+int dlock_redis_name_validate(const char *name, size_t len, dlock_err *err)
+{
+	if (len == 0 || len > DLOCK_REDIS_NAME_MAX || memchr(name, '\0', len)) {
+		return dlock_err_set(err, DLOCK_EINVAL, 0,
+		                     "a Redis lock name must be 1 to %d bytes without NUL bytes",
+		                     DLOCK_REDIS_NAME_MAX);
+	}
+	return DLOCK_OK;
+}

@@ -1,0 +1,26 @@
+/* dlock_dsn.h: data source names that choose a backend and its server:
+ *   zookeeper://host:port[,host:port...][/chroot]
+ *   redis://[[user]:password@]host[:port][/db]
+ * A leaf apart from dlock_backend.h's target type. */
+#ifndef DLOCK_DSN_H
+#define DLOCK_DSN_H
+
+#include <stddef.h>
+
+#include "dlock_backend.h"
+
+#define DLOCK_DSN_MAX 4096 /* longest DSN accepted, bytes */
+
+/* Parses dsn[0..len) into t's backend and server fields (owned strings: the
+ * caller frees them with dlock_target_clear; fields the DSN does not name
+ * are left as they were, and strings it replaces are freed). Returns DLOCK_OK or
+ * DLOCK_EINVAL with msg naming the problem (never echoing a password), or
+ * DLOCK_ENOMEM. */
+int dlock_dsn_parse(const char *dsn, size_t len, dlock_target *t, dlock_err *err);
+
+/* Checks a Redis lock name: 1 to DLOCK_REDIS_NAME_MAX bytes, no NUL.
+ * Returns DLOCK_OK or DLOCK_EINVAL. */
+#define DLOCK_REDIS_NAME_MAX 1024
+int dlock_redis_name_validate(const char *name, size_t len, dlock_err *err);
+
+#endif

@@ -1,0 +1,140 @@
+/* dlock_handle.c: the generic lock object: target and name, dispatched to
+ * the backend that owns the server. */
+#include "dlock_handle.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const dlock_backend_ops *dlock_handle_ops(dlock_backend_id id)
+{
+	return id == DLOCK_BACKEND_REDIS ? &dlock_redis_backend : &dlock_zk_backend;
+}
+
+int dlock_handle_new(const dlock_target *t, dlock_kind kind, int max_leases, const char *path,
+                     size_t len, dlock_handle **out, dlock_err *err)
+{
+	dlock_handle *h = calloc(1, sizeof(*h));
+	int rc;
+
+	*out = NULL;
+	if (!h || !(h->path = malloc(len + 1))) {
+		free(h);
+		return dlock_err_set(err, DLOCK_ENOMEM, 0, "out of memory");
+	}
+	memcpy(h->path, path, len);
+	h->path[len] = '\0';
+	h->path_len = len;
+	h->kind = kind;
+	h->max_leases = max_leases;
+	h->ops = dlock_handle_ops(t->backend);
+	if ((rc = dlock_target_copy(&h->target, t, err)) != DLOCK_OK) {
+		free(h->path);
+		free(h);
+		return rc;
+	}
+	if ((rc = h->ops->lock_new(h, err)) != DLOCK_OK) {
+		dlock_target_clear(&h->target);
+		free(h->path);
+		free(h);
+		return rc;
+	}
+	*out = h;
+	return DLOCK_OK;
+}
+
+void dlock_handle_free(dlock_handle *h)
+{
+	if (!h) {
+		return;
+	}
+	h->ops->lock_free(h);
+	dlock_target_clear(&h->target);
+	free(h->path);
+	free(h);
+}
+
+int dlock_handle_acquire(dlock_handle *h, const dlock_acquire_req *req, dlock_err *err)
+{
+	dlock_err_clear(err);
+	return h->ops->acquire(h, req, err);
+}
+
+int dlock_handle_release(dlock_handle *h, int wait, dlock_err *err)
+{
+	dlock_err_clear(err);
+	return h->ops->release(h, wait, 0, err);
+}
+
+int dlock_handle_release_all(dlock_handle *h, int wait, dlock_err *err)
+{
+	dlock_err_clear(err);
+	return h->ops->release(h, wait, 1, err);
+}
+
+int dlock_handle_held(dlock_handle *h)
+{
+	return h->ops->held(h);
+}
+
+int dlock_handle_verify(dlock_handle *h, dlock_err *err)
+{
+	dlock_err_clear(err);
+	return h->ops->verify(h, err);
+}
+
+unsigned dlock_handle_holds(const dlock_handle *h)
+{
+	return h->ops->holds(h);
+}
+
+int64_t dlock_handle_token(const dlock_handle *h)
+{
+	return h->ops->token(h);
+}
+
+dlock_kind dlock_handle_kind(const dlock_handle *h)
+{
+	return h->kind;
+}
+
+int dlock_handle_max_leases(const dlock_handle *h)
+{
+	return h->max_leases;
+}
+
+const char *dlock_handle_path(const dlock_handle *h)
+{
+	return h->path;
+}
+
+const dlock_target *dlock_handle_target(const dlock_handle *h)
+{
+	return &h->target;
+}
+
+int dlock_handle_self_conflict(const dlock_handle *h)
+{
+	return h->ops->self_conflict(h);
+}
+
+int dlock_backend_participants(const dlock_target *t, dlock_kind kind, int max_leases,
+                               const char *path, size_t len, const dlock_interrupt *intr,
+                               dlock_participant **out, size_t *count, dlock_err *err)
+{
+	*out = NULL;
+	*count = 0;
+	dlock_err_clear(err);
+	return dlock_handle_ops(t->backend)
+	    ->participants(t, kind, max_leases, path, len, intr, out, count, err);
+}
+
+unsigned dlock_backends_connections(void)
+{
+	return dlock_zk_backend.connections() + dlock_redis_backend.connections();
+}
+
+void dlock_backends_shutdown(void)
+{
+	dlock_zk_backend.shutdown();
+	dlock_redis_backend.shutdown();
+}

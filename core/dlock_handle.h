@@ -1,0 +1,58 @@
+/* dlock_handle.h: what the glue calls to use a lock, whatever its backend. */
+#ifndef DLOCK_HANDLE_H
+#define DLOCK_HANDLE_H
+
+#include "dlock_backend.h"
+
+/* Makes an unheld lock of `kind` named path[0..len) on target t (copied) in
+ * *out, owned by the caller (dlock_handle_free). max_leases matters for
+ * semaphores only. Validates the name the backend's way; nothing touches the
+ * server. Returns DLOCK_OK, DLOCK_EINVAL (msg says why), DLOCK_EUNSUPPORTED
+ * (the backend does not offer kind) or DLOCK_ENOMEM. */
+int dlock_handle_new(const dlock_target *t, dlock_kind kind, int max_leases, const char *path,
+                     size_t len, dlock_handle **out, dlock_err *err);
+
+/* Frees h; a hold it still has is released first (errors ignored). */
+void dlock_handle_free(dlock_handle *h);
+
+/* Acquires (see dlock_lock_acquire for the codes; every backend keeps them). */
+int dlock_handle_acquire(dlock_handle *h, const dlock_acquire_req *req, dlock_err *err);
+
+/* Drops one hold (all: every hold) and, with the last, the server-side hold;
+ * wait != 0 waits for the server's reply. See dlock_lock_release. */
+int dlock_handle_release(dlock_handle *h, int wait, dlock_err *err);
+int dlock_handle_release_all(dlock_handle *h, int wait, dlock_err *err);
+
+/* Non-zero only while h certainly holds (a local answer, or a round trip
+ * when the hold has not been confirmed recently). */
+int dlock_handle_held(dlock_handle *h);
+
+/* Asks the server. DLOCK_OK (held), DLOCK_ENOTHELD, DLOCK_EFORKED,
+ * DLOCK_ELOST or DLOCK_ECONNLOSS (cannot tell now). */
+int dlock_handle_verify(dlock_handle *h, dlock_err *err);
+
+unsigned dlock_handle_holds(const dlock_handle *h);
+int64_t dlock_handle_token(const dlock_handle *h);
+dlock_kind dlock_handle_kind(const dlock_handle *h);
+int dlock_handle_max_leases(const dlock_handle *h);
+const char *dlock_handle_path(const dlock_handle *h);
+const dlock_target *dlock_handle_target(const dlock_handle *h);
+
+/* Non-zero when another lock object of this process holds h's lock in a way
+ * that excludes h's kind: a blocking acquire would wait for itself. */
+int dlock_handle_self_conflict(const dlock_handle *h);
+
+/* The queue of kind at path on t in order, holders first, into *out (freed
+ * with dlock_participants_free). */
+int dlock_backend_participants(const dlock_target *t, dlock_kind kind, int max_leases,
+                               const char *path, size_t len, const dlock_interrupt *intr,
+                               dlock_participant **out, size_t *count, dlock_err *err);
+
+/* Open sessions and connections of this process, all backends. */
+unsigned dlock_backends_connections(void);
+
+/* Closes every backend's unused sessions and connections, stops helper
+ * threads that nothing needs (request end without persistence, module end). */
+void dlock_backends_shutdown(void);
+
+#endif

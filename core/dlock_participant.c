@@ -1,0 +1,18 @@
+/* dlock_participant.c: freeing participant arrays. */
+#include "dlock_participant.h"
+
+#include <stdlib.h>
+
+void dlock_participants_free(dlock_participant *p, size_t count)
+{
+	size_t i;
+
+	if (!p) {
+		return;
+	}
+	for (i = 0; i < count; i++) {
+		free(p[i].name);
+		free(p[i].data);
+	}
+	free(p);
+}

@@ -1,0 +1,23 @@
+/* dlock_participant.h: one entry of a lock's queue as every backend reports
+ * it (who holds, who waits). A leaf. */
+#ifndef DLOCK_PARTICIPANT_H
+#define DLOCK_PARTICIPANT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* One contender, in queue order. */
+typedef struct dlock_participant {
+	char *name;      /* node name or waiter id (owned by the array) */
+	char *data;      /* node data, NUL-terminated (owned by the array) */
+	size_t data_len; /* bytes of data */
+	int64_t token;   /* the fencing token of that hold (0 when not known) */
+	int64_t owner;   /* ephemeral owner session id (ZooKeeper), else 0 */
+	int writer;      /* an exclusive node (for read-write locks: a writer) */
+	int holder;      /* non-zero when this entry holds now */
+} dlock_participant;
+
+/* Frees an array of count participants and their strings. p may be NULL. */
+void dlock_participants_free(dlock_participant *p, size_t count);
+
+#endif

@@ -1,0 +1,100 @@
+/* dlock_zk_backend.c: the ZooKeeper backend's side of the seam: adapts the
+ * queue recipe (dlock_lock, dlock_pool, dlock_queue) to dlock_backend_ops. */
+#include "dlock_backend.h"
+
+#include "dlock_lock.h"
+#include "dlock_path.h"
+#include "dlock_pool.h"
+#include "dlock_queue.h"
+
+static void zkb_cfg(const dlock_target *t, dlock_session_cfg *cfg)
+{
+	cfg->hosts = t->hosts;
+	cfg->session_timeout_ms = t->session_timeout_ms;
+	cfg->connect_timeout_ms = t->connect_timeout_ms;
+	cfg->auth = t->auth;
+}
+
+static int zkb_new(dlock_handle *h, dlock_err *err)
+{
+	return dlock_lock_new(h->kind, h->max_leases, h->path, h->path_len, (dlock_lock **)&h->impl,
+	                      err);
+}
+
+static void zkb_free(dlock_handle *h)
+{
+	dlock_lock_free(h->impl);
+	h->impl = NULL;
+}
+
+static int zkb_acquire(dlock_handle *h, const dlock_acquire_req *req, dlock_err *err)
+{
+	dlock_session_cfg cfg;
+	dlock_acquire_opts o;
+
+	zkb_cfg(&h->target, &cfg);
+	o.cfg = &cfg;
+	o.data = req->data;
+	o.data_len = req->data_len;
+	o.timeout_ms = req->timeout_ms;
+	o.intr = req->intr;
+	o.grant_node = req->grant_from ? dlock_lock_node(req->grant_from->impl) : NULL;
+	o.no_self_wait = req->no_self_wait;
+	return dlock_lock_acquire(h->impl, &o, err);
+}
+
+static int zkb_release(dlock_handle *h, int wait, int all, dlock_err *err)
+{
+	return all ? dlock_lock_release_all(h->impl, wait, err) : dlock_lock_release(h->impl, wait, err);
+}
+
+static int zkb_held(dlock_handle *h)
+{
+	return dlock_lock_held(h->impl);
+}
+
+static int zkb_verify(dlock_handle *h, dlock_err *err)
+{
+	return dlock_lock_verify(h->impl, err);
+}
+
+static unsigned zkb_holds(const dlock_handle *h)
+{
+	return dlock_lock_holds(h->impl);
+}
+
+static int64_t zkb_token(const dlock_handle *h)
+{
+	return dlock_lock_token(h->impl);
+}
+
+static int zkb_self_conflict(const dlock_handle *h)
+{
+	return dlock_lock_self_conflict(h->impl, h->target.hosts);
+}
+
+static int zkb_participants(const dlock_target *t, dlock_kind kind, int max_leases,
+                            const char *path, size_t len, const dlock_interrupt *intr,
+                            dlock_participant **out, size_t *count, dlock_err *err)
+{
+	dlock_session_cfg cfg;
+	dlock_session *s = NULL;
+	int rc;
+
+	if ((rc = dlock_path_validate(path, len, err)) != DLOCK_OK) {
+		return rc;
+	}
+	zkb_cfg(t, &cfg);
+	if ((rc = dlock_pool_get(&cfg, intr, &s, err)) != DLOCK_OK) {
+		return rc;
+	}
+	rc = dlock_queue_list(s, kind, max_leases, path, out, count, err);
+	dlock_session_unref(s);
+	return rc;
+}
+
+const dlock_backend_ops dlock_zk_backend = {
+    "zookeeper",  zkb_new,    zkb_free,  zkb_acquire,       zkb_release,      zkb_held,
+    zkb_verify,   zkb_holds,  zkb_token, zkb_self_conflict, zkb_participants, dlock_pool_size,
+    dlock_pool_shutdown,
+};

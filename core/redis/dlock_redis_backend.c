@@ -1,0 +1,140 @@
+/* dlock_redis_backend.c: the Redis backend's side of the seam: the
+ * operations table, participants(), and the process-wide resources
+ * (connections, the watchdog) for phpinfo and shutdown. */
+#include "../dlock_backend.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "../dlock_dsn.h"
+#include "dlock_redis_lock.h"
+#include "dlock_redis_pool.h"
+#include "dlock_redis_script.h"
+#include "dlock_redis_watchdog.h"
+
+static char *rb_dup(const char *s, size_t n)
+{
+	char *d = malloc(n + 1);
+
+	if (d) {
+		memcpy(d, s, n);
+		d[n] = '\0';
+	}
+	return d;
+}
+
+/* Holders, then live waiters in arrival order. */
+static int rb_participants(const dlock_target *t, dlock_kind kind, int max_leases, const char *path,
+                           size_t len, const dlock_interrupt *intr, dlock_participant **out,
+                           size_t *count, dlock_err *err)
+{
+	char *k_queue = NULL, *k_token = NULL, *p_wait = NULL;
+	dlock_participant *list = NULL;
+	dlock_redis_conn *c;
+	redisReply *r = NULL;
+	size_t i, n = 0;
+	int rc, waiting = 0;
+
+	(void)max_leases;
+	if (kind != DLOCK_KIND_MUTEX) {
+		return dlock_err_set(err, DLOCK_EUNSUPPORTED, 0,
+		                     "only exclusive locks are offered on Redis yet");
+	}
+	if ((rc = dlock_redis_name_validate(path, len, err)) != DLOCK_OK) {
+		return rc;
+	}
+	if ((rc = dlock_redis_pool_get(t, &c, err)) != DLOCK_OK) {
+		return rc;
+	}
+	k_queue = dlock_redis_key("dlock_queue:", path, "");
+	k_token = dlock_redis_key("redisson_lock_token:", path, "");
+	p_wait = dlock_redis_key("dlock_wait:", path, ":");
+	if (!k_queue || !k_token || !p_wait) {
+		rc = dlock_err_set(err, DLOCK_ENOMEM, 0, "out of memory");
+		goto done;
+	}
+	{
+		const char *kv[4] = {path, k_queue, k_token, p_wait};
+
+		rc = dlock_redis_script_call(c, DLOCK_RS_LIST, 3, 1, kv,
+		                             dlock_now_ms() + t->connect_timeout_ms, intr, &r, err);
+	}
+	if (rc != DLOCK_OK) {
+		goto done;
+	}
+	if (r->type != REDIS_REPLY_ARRAY) {
+		rc = dlock_err_set(err, DLOCK_ESERVER, 0, "%s: unexpected reply", c->where);
+		goto done;
+	}
+	if (!(list = calloc(r->elements + 1, sizeof(*list)))) {
+		rc = dlock_err_set(err, DLOCK_ENOMEM, 0, "out of memory");
+		goto done;
+	}
+	for (i = 0; i < r->elements; i++) {
+		redisReply *e = r->element[i];
+
+		if (e->type != REDIS_REPLY_STRING) {
+			continue;
+		}
+		if (!waiting && e->len == 0) {
+			waiting = 1;
+			continue;
+		}
+		list[n].name = rb_dup(e->str, e->len);
+		list[n].data = rb_dup("", 0);
+		if (!list[n].name || !list[n].data) {
+			n++;
+			rc = dlock_err_set(err, DLOCK_ENOMEM, 0, "out of memory");
+			goto done;
+		}
+		list[n].writer = 1;
+		list[n].holder = !waiting;
+		if (!waiting && i + 1 < r->elements && r->element[i + 1]->type == REDIS_REPLY_STRING) {
+			list[n].token = strtoll(r->element[i + 1]->str, NULL, 10);
+			i++;
+		}
+		n++;
+	}
+done:
+	if (rc != DLOCK_OK) {
+		dlock_participants_free(list, n);
+		list = NULL;
+		n = 0;
+	}
+	if (r) {
+		freeReplyObject(r);
+	}
+	free(k_queue);
+	free(k_token);
+	free(p_wait);
+	*out = list;
+	*count = n;
+	return rc;
+}
+
+static unsigned rb_connections(void)
+{
+	return dlock_redis_pool_size() + dlock_redis_watchdog_connections();
+}
+
+static void rb_shutdown(void)
+{
+	dlock_redis_watchdog_stop_if_idle();
+	dlock_redis_pool_shutdown();
+}
+
+const dlock_backend_ops dlock_redis_backend = {
+    "redis",
+    dlock_redis_lock_new,
+    dlock_redis_lock_free,
+    dlock_redis_lock_acquire,
+    dlock_redis_lock_release,
+    dlock_redis_lock_held,
+    dlock_redis_lock_verify,
+    dlock_redis_lock_holds,
+    dlock_redis_lock_token,
+    dlock_redis_lock_self_conflict,
+    rb_participants,
+    rb_connections,
+    rb_shutdown,
+};

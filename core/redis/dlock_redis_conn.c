@@ -1,0 +1,197 @@
+/* dlock_redis_conn.c: a deadline-bound Redis connection over hiredis's
+ * synchronous context, read in poll() slices. */
+#include "dlock_redis_conn.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+int dlock_redis_conn_init(dlock_redis_conn *c, const dlock_target *t, dlock_err *err)
+{
+	int rc;
+
+	memset(c, 0, sizeof(*c));
+	if ((rc = dlock_target_copy(&c->cfg, t, err)) != DLOCK_OK) {
+		return rc;
+	}
+	dlock_target_where(t, c->where, sizeof(c->where));
+	return DLOCK_OK;
+}
+
+void dlock_redis_conn_drop(dlock_redis_conn *c)
+{
+	if (c->ctx) {
+		redisFree(c->ctx); /* closes the fd; hiredis sends nothing on close */
+		c->ctx = NULL;
+	}
+}
+
+void dlock_redis_conn_clear(dlock_redis_conn *c)
+{
+	dlock_redis_conn_drop(c);
+	dlock_target_clear(&c->cfg);
+}
+
+static int dlock_redis_str_eq(const char *a, const char *b)
+{
+	return (!a && !b) || (a && b && strcmp(a, b) == 0);
+}
+
+int dlock_redis_conn_matches(const dlock_redis_conn *c, const dlock_target *t)
+{
+	return c->cfg.port == t->port && c->cfg.db == t->db && dlock_redis_str_eq(c->cfg.host, t->host) &&
+	       dlock_redis_str_eq(c->cfg.user, t->user) &&
+	       dlock_redis_str_eq(c->cfg.password, t->password);
+}
+
+/* Waits for the reply of what was appended to c->ctx. */
+static int dlock_redis_conn_read(dlock_redis_conn *c, int64_t deadline,
+                                 const dlock_interrupt *intr, redisReply **reply, dlock_err *err)
+{
+	int done = 0;
+
+	while (!done) {
+		if (redisBufferWrite(c->ctx, &done) != REDIS_OK) {
+			goto io;
+		}
+	}
+	for (;;) {
+		void *r = NULL;
+		struct pollfd pfd;
+		int64_t now, slice = DLOCK_WAIT_SLICE_MS;
+		int n;
+
+		if (redisGetReplyFromReader(c->ctx, &r) != REDIS_OK) {
+			goto io;
+		}
+		if (r) {
+			*reply = r;
+			return DLOCK_OK;
+		}
+		now = dlock_now_ms();
+		if (deadline >= 0) {
+			if (now >= deadline) {
+				dlock_redis_conn_drop(c);
+				return dlock_err_set(err, DLOCK_ECONNLOSS, 0, "%s: no reply in time", c->where);
+			}
+			if (deadline - now < slice) {
+				slice = deadline - now;
+			}
+		}
+		pfd.fd = c->ctx->fd;
+		pfd.events = POLLIN;
+		pfd.revents = 0;
+		n = poll(&pfd, 1, (int)slice);
+		if (n > 0) {
+			if (redisBufferRead(c->ctx) != REDIS_OK) {
+				goto io;
+			}
+		} else if (n < 0 && errno != EINTR) {
+			goto io;
+		}
+		if (n <= 0 && dlock_interrupted(intr)) {
+			dlock_redis_conn_drop(c);
+			return dlock_err_set(err, DLOCK_EINTR, 0, "interrupted");
+		}
+	}
+io:
+	dlock_err_set(err, DLOCK_ECONNLOSS, 0, "%s: %s", c->where,
+	              c->ctx->errstr[0] ? c->ctx->errstr : "connection lost");
+	dlock_redis_conn_drop(c);
+	c->broken_at = dlock_now_ms();
+	return DLOCK_ECONNLOSS;
+}
+
+/* Sends one command on an open connection; for the hand-shake. */
+static int dlock_redis_conn_simple(dlock_redis_conn *c, int argc, const char **argv,
+                                   int64_t deadline, dlock_err *err)
+{
+	redisReply *r = NULL;
+	int rc;
+
+	if (redisAppendCommandArgv(c->ctx, argc, argv, NULL) != REDIS_OK) {
+		return dlock_err_set(err, DLOCK_ENOMEM, 0, "out of memory");
+	}
+	if ((rc = dlock_redis_conn_read(c, deadline, NULL, &r, err)) != DLOCK_OK) {
+		return rc;
+	}
+	if (r->type == REDIS_REPLY_ERROR) {
+		rc = dlock_err_set(err, strncmp(r->str, "WRONGPASS", 9) == 0 || strncmp(r->str, "NOAUTH", 6) == 0
+		                            ? DLOCK_EAUTH
+		                            : DLOCK_ECONNECT,
+		                   0, "%s: %s refused: %.160s", c->where, argv[0], r->str);
+		freeReplyObject(r);
+		dlock_redis_conn_drop(c);
+		return rc;
+	}
+	freeReplyObject(r);
+	return DLOCK_OK;
+}
+
+static int dlock_redis_conn_open(dlock_redis_conn *c, int64_t deadline, dlock_err *err)
+{
+	int64_t now = dlock_now_ms(), limit = now + c->cfg.connect_timeout_ms;
+	struct timeval tv;
+	char db[16];
+	int rc;
+
+	if (c->ctx && c->pid == getpid()) {
+		return DLOCK_OK;
+	}
+	dlock_redis_conn_drop(c); /* a fork parent's socket: never shared */
+	if (deadline >= 0 && deadline < limit) {
+		limit = deadline;
+	}
+	if (limit <= now) {
+		limit = now + 1;
+	}
+	tv.tv_sec = (limit - now) / 1000;
+	tv.tv_usec = (suseconds_t)((limit - now) % 1000) * 1000;
+	c->ctx = redisConnectWithTimeout(c->cfg.host, c->cfg.port, tv);
+	if (!c->ctx) {
+		return dlock_err_set(err, DLOCK_ENOMEM, 0, "out of memory");
+	}
+	if (c->ctx->err) {
+		dlock_err_set(err, DLOCK_ECONNECT, 0, "cannot connect to %s: %s", c->where, c->ctx->errstr);
+		dlock_redis_conn_drop(c);
+		return DLOCK_ECONNECT;
+	}
+	c->pid = getpid();
+	if (c->cfg.password) {
+		const char *auth[3] = {"AUTH", c->cfg.user ? c->cfg.user : c->cfg.password,
+		                       c->cfg.password};
+
+		if ((rc = dlock_redis_conn_simple(c, c->cfg.user ? 3 : 2, auth, limit, err)) != DLOCK_OK) {
+			return rc == DLOCK_ECONNLOSS ? DLOCK_ECONNECT : rc;
+		}
+	}
+	if (c->cfg.db != 0) {
+		const char *sel[2] = {"SELECT", db};
+
+		snprintf(db, sizeof(db), "%d", c->cfg.db);
+		if ((rc = dlock_redis_conn_simple(c, 2, sel, limit, err)) != DLOCK_OK) {
+			return rc == DLOCK_ECONNLOSS ? DLOCK_ECONNECT : rc;
+		}
+	}
+	c->broken_at = 0;
+	return DLOCK_OK;
+}
+
+int dlock_redis_conn_call(dlock_redis_conn *c, int argc, const char **argv, const size_t *lens,
+                          int64_t deadline, const dlock_interrupt *intr, redisReply **reply,
+                          dlock_err *err)
+{
+	int rc;
+
+	*reply = NULL;
+	if ((rc = dlock_redis_conn_open(c, deadline, err)) != DLOCK_OK) {
+		return rc;
+	}
+	if (redisAppendCommandArgv(c->ctx, argc, argv, lens) != REDIS_OK) {
+		dlock_redis_conn_drop(c);
+		return dlock_err_set(err, DLOCK_ENOMEM, 0, "out of memory");
+	}
+	return dlock_redis_conn_read(c, deadline, intr, reply, err);
+}

@@ -1,0 +1,52 @@
+/* dlock_redis_conn.h: one connection to a Redis server, used by one thread:
+ * connect (AUTH, SELECT) within connect_timeout, and commands whose reply is
+ * awaited in short poll() slices, so every call obeys a deadline and the
+ * caller's interrupt hook. A connection that missed a reply is dropped
+ * (never reused with a reply in flight) and reopened by the next call. */
+#ifndef DLOCK_REDIS_CONN_H
+#define DLOCK_REDIS_CONN_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include <hiredis/hiredis.h>
+
+#include "../dlock_backend.h"
+
+typedef struct dlock_redis_conn {
+	redisContext *ctx;  /* NULL while not connected */
+	pid_t pid;          /* process that opened ctx */
+	dlock_target cfg;   /* owned copy of the server settings */
+	char where[300];    /* "redis://host:port/db", for messages and matching */
+	int64_t broken_at;  /* when a call last failed on I/O (ms), 0 while healthy */
+	char sha[8][41];    /* script SHA1s loaded on this server (dlock_redis_script's cache) */
+} dlock_redis_conn;
+
+/* Makes c a closed connection to t's server (settings copied). Returns
+ * DLOCK_OK or DLOCK_ENOMEM. */
+int dlock_redis_conn_init(dlock_redis_conn *c, const dlock_target *t, dlock_err *err);
+
+/* Closes and frees what c owns (c itself is the caller's). */
+void dlock_redis_conn_clear(dlock_redis_conn *c);
+
+/* Non-zero when c talks to the server and credentials of t. */
+int dlock_redis_conn_matches(const dlock_redis_conn *c, const dlock_target *t);
+
+/* Closes the socket (a reply in flight is abandoned). In a fork child the
+ * inherited socket is closed without a word to the server. */
+void dlock_redis_conn_drop(dlock_redis_conn *c);
+
+/* Sends argv and waits for its reply until deadline (ms on dlock_now_ms's
+ * clock; < 0: none), calling intr between slices; connects first when
+ * needed. On DLOCK_OK *reply is the reply (freeReplyObject by the caller;
+ * a server error reply is returned as such). Otherwise *reply is NULL and
+ * the code is DLOCK_ECONNECT (could not connect or authenticate),
+ * DLOCK_ECONNLOSS (I/O failed, or no reply by the deadline: the command may
+ * or may not have run), DLOCK_EINTR (stopped by intr: same uncertainty) or
+ * DLOCK_ENOMEM. */
+int dlock_redis_conn_call(dlock_redis_conn *c, int argc, const char **argv, const size_t *lens,
+                          int64_t deadline, const dlock_interrupt *intr, redisReply **reply,
+                          dlock_err *err);
+
+#endif

@@ -1,0 +1,487 @@
+/* dlock_redis_lock.c: acquiring, holding and releasing a Redis mutex (see
+ * the header for the keys). Every server call has a deadline; a connection
+ * loss is ridden out for connect_timeout, with calls that are idempotent on
+ * retry (the lock script recognises our own field, the unlock is latched). */
+#include "dlock_redis_lock.h"
+
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../dlock_dsn.h"
+#include "dlock_redis_pool.h"
+#include "dlock_redis_script.h"
+#include "dlock_redis_watchdog.h"
+
+#define RL_GRACE_MS    500 /* how far past a timed acquire's timeout a call may run */
+#define RL_BACKOFF_MS  100 /* between reconnect attempts */
+#define RL_LATCH_EXTRA_MS 1000 /* a latch outlives the retry window (connect_timeout) by this */
+
+typedef struct rl_lock {
+	char *k_queue, *k_token, *k_channel; /* keys (owned) */
+	char *p_wait, *p_wake, *p_latch;     /* key prefixes (owned) */
+	uint64_t owner;                      /* this object's owner id in the field */
+	uint64_t seq;                        /* attempts and releases, for unique ids */
+	unsigned holds;                      /* nested holds; > 0 only while held */
+	int64_t token;                       /* fencing token of the hold */
+	pid_t pid;                           /* process that holds */
+	dlock_redis_lease lease;             /* registered with the watchdog while held */
+	struct rl_lock *next_held;           /* this process's held locks */
+	dlock_handle *h;                     /* back pointer (for the held list) */
+} rl_lock;
+
+static rl_lock *rl_held;      /* held Redis locks of this process (PHP thread only) */
+static uint64_t rl_next_owner; /* owner ids */
+
+char *dlock_redis_key(const char *prefix, const char *name, const char *suffix)
+{
+	int braced = strchr(name, '{') == NULL;
+	size_t n = strlen(prefix) + strlen(name) + strlen(suffix) + 3;
+	char *k = malloc(n);
+
+	if (k) {
+		snprintf(k, n, "%s%s%s%s%s", prefix, braced ? "{" : "", name, braced ? "}" : "", suffix);
+	}
+	return k;
+}
+
+int dlock_redis_lock_new(dlock_handle *h, dlock_err *err)
+{
+	rl_lock *l;
+
+	if (h->kind != DLOCK_KIND_MUTEX) {
+		return dlock_err_set(err, DLOCK_EUNSUPPORTED, 0,
+		                     "%s locks are not offered on Redis yet (use ZooKeeper)",
+		                     h->kind == DLOCK_KIND_SEMAPHORE ? "semaphore" : "read-write");
+	}
+	if (dlock_redis_name_validate(h->path, h->path_len, err) != DLOCK_OK) {
+		return DLOCK_EINVAL;
+	}
+	if (!(l = calloc(1, sizeof(*l)))) {
+		return dlock_err_set(err, DLOCK_ENOMEM, 0, "out of memory");
+	}
+	l->k_queue = dlock_redis_key("dlock_queue:", h->path, "");
+	l->k_token = dlock_redis_key("redisson_lock_token:", h->path, "");
+	l->k_channel = dlock_redis_key("redisson_lock__channel:", h->path, "");
+	l->p_wait = dlock_redis_key("dlock_wait:", h->path, ":");
+	l->p_wake = dlock_redis_key("dlock_wake:", h->path, ":");
+	l->p_latch = dlock_redis_key("redisson_unlock_latch:", h->path, ":");
+	l->owner = ++rl_next_owner;
+	l->h = h;
+	h->impl = l;
+	if (!l->k_queue || !l->k_token || !l->k_channel || !l->p_wait || !l->p_wake || !l->p_latch) {
+		dlock_redis_lock_free(h);
+		return dlock_err_set(err, DLOCK_ENOMEM, 0, "out of memory");
+	}
+	return DLOCK_OK;
+}
+
+/* Forgets the hold without a word to the server. */
+static void rl_forget(rl_lock *l)
+{
+	rl_lock **p;
+
+	dlock_redis_watchdog_unregister(&l->lease);
+	for (p = &rl_held; *p; p = &(*p)->next_held) {
+		if (*p == l) {
+			*p = l->next_held;
+			break;
+		}
+	}
+	l->next_held = NULL;
+	l->holds = 0;
+	l->token = 0;
+}
+
+void dlock_redis_lock_free(dlock_handle *h)
+{
+	rl_lock *l = h->impl;
+
+	if (!l) {
+		return;
+	}
+	if (l->holds > 0) {
+		dlock_redis_lock_release(h, 1, 1, NULL);
+		rl_forget(l);
+	}
+	free(l->k_queue);
+	free(l->k_token);
+	free(l->k_channel);
+	free(l->p_wait);
+	free(l->p_wake);
+	free(l->p_latch);
+	free(l);
+	h->impl = NULL;
+}
+
+/* Waits ms (in interruptible slices) before a reconnect attempt. Returns
+ * non-zero when interrupted. */
+static int rl_backoff(int64_t ms, const dlock_interrupt *intr)
+{
+	int64_t end = dlock_now_ms() + ms;
+
+	for (;;) {
+		int64_t left = end - dlock_now_ms();
+
+		if (left <= 0) {
+			return 0;
+		}
+		poll(NULL, 0, (int)(left < DLOCK_WAIT_SLICE_MS ? left : DLOCK_WAIT_SLICE_MS));
+		if (dlock_interrupted(intr)) {
+			return 1;
+		}
+	}
+}
+
+/* The deadline of one call: connect_timeout from now, and for a timed
+ * acquire no later than its deadline plus grace. */
+static int64_t rl_call_deadline(const dlock_handle *h, int64_t dl)
+{
+	int64_t d = dlock_now_ms() + h->target.connect_timeout_ms;
+
+	return dl >= 0 && dl + RL_GRACE_MS < d ? dl + RL_GRACE_MS : d;
+}
+
+/* Runs the lock script; out = {status, count or pttl, token}. */
+static int rl_lock_call(dlock_handle *h, dlock_redis_conn *c, const char *waiter, int64_t deadline,
+                        const dlock_interrupt *intr, long long out[3], dlock_err *err)
+{
+	rl_lock *l = h->impl;
+	char lease[24], ttl[24];
+	const char *kv[10] = {h->path, l->k_queue, l->k_token, lease,     l->lease.field,
+	                      "0",     waiter,     ttl,        l->p_wait, l->p_wake};
+	redisReply *r = NULL;
+	size_t i;
+	int rc;
+
+	snprintf(lease, sizeof(lease), "%lld", (long long)h->target.lease_ms);
+	snprintf(ttl, sizeof(ttl), "%d", DLOCK_REDIS_WAIT_TTL_MS);
+	if ((rc = dlock_redis_script_call(c, DLOCK_RS_LOCK, 3, 7, kv, deadline, intr, &r, err)) !=
+	    DLOCK_OK) {
+		return rc;
+	}
+	if (r->type != REDIS_REPLY_ARRAY || r->elements != 3) {
+		freeReplyObject(r);
+		return dlock_err_set(err, DLOCK_ESERVER, 0, "%s: unexpected reply to the lock script",
+		                     c->where);
+	}
+	for (i = 0; i < 3; i++) {
+		out[i] = r->element[i]->type == REDIS_REPLY_INTEGER ? r->element[i]->integer : 0;
+	}
+	freeReplyObject(r);
+	return DLOCK_OK;
+}
+
+/* Takes our waiter out of the queue (passing on a wake-up it may have
+ * consumed); a failure is left to the heartbeat's expiry. */
+static void rl_leave(dlock_handle *h, dlock_redis_conn *c, const char *waiter)
+{
+	rl_lock *l = h->impl;
+	char ttl[24];
+	const char *kv[6] = {h->path, l->k_queue, waiter, l->p_wait, l->p_wake, ttl};
+	redisReply *r = NULL;
+
+	if (!waiter[0]) {
+		return;
+	}
+	snprintf(ttl, sizeof(ttl), "%d", DLOCK_REDIS_WAIT_TTL_MS);
+	if (dlock_redis_script_call(c, DLOCK_RS_LEAVE, 2, 4, kv,
+	                            dlock_now_ms() + h->target.connect_timeout_ms, NULL, &r,
+	                            NULL) == DLOCK_OK) {
+		freeReplyObject(r);
+	}
+}
+
+/* Blocks on our wake list for at most wait_ms; any outcome but an error
+ * means "run the lock script again". */
+static int rl_block(dlock_handle *h, dlock_redis_conn *c, const char *waiter, int64_t wait_ms,
+                    const dlock_interrupt *intr, dlock_err *err)
+{
+	rl_lock *l = h->impl;
+	char *key = malloc(strlen(l->p_wake) + strlen(waiter) + 1), secs[32];
+	const char *argv[3] = {"BLPOP", key, secs};
+	redisReply *r = NULL;
+	int rc;
+
+	if (!key) {
+		return dlock_err_set(err, DLOCK_ENOMEM, 0, "out of memory");
+	}
+	strcpy(key, l->p_wake);
+	strcat(key, waiter);
+	snprintf(secs, sizeof(secs), "%.3f", (double)(wait_ms < 10 ? 10 : wait_ms) / 1000.0);
+	rc = dlock_redis_conn_call(c, 3, argv, NULL,
+	                           dlock_now_ms() + wait_ms + h->target.connect_timeout_ms, intr, &r,
+	                           err);
+	if (rc == DLOCK_OK) {
+		if (r->type == REDIS_REPLY_ERROR) {
+			rc = dlock_err_set(err, DLOCK_ESERVER, 0, "%s: BLPOP failed: %.160s", c->where, r->str);
+		}
+		freeReplyObject(r);
+	}
+	free(key);
+	return rc;
+}
+
+/* Records a new hold granted by a call sent at sent. */
+static int rl_granted(dlock_handle *h, long long count, long long token, int64_t sent,
+                      dlock_err *err)
+{
+	rl_lock *l = h->impl;
+	int rc;
+
+	l->lease.target = &h->target;
+	l->lease.key = h->path;
+	l->lease.lease_ms = h->target.lease_ms;
+	l->lease.max_until = h->target.max_hold_ms > 0 ? sent + h->target.max_hold_ms : -1;
+	if ((rc = dlock_redis_watchdog_register(&l->lease, sent, err)) != DLOCK_OK) {
+		return rc; /* the lease runs out on its own */
+	}
+	(void)count; /* nested holds are counted here: the server says 1 */
+	l->holds = 1;
+	l->token = token;
+	l->pid = getpid();
+	l->next_held = rl_held;
+	rl_held = l;
+	return DLOCK_OK;
+}
+
+int dlock_redis_lock_acquire(dlock_handle *h, const dlock_acquire_req *req, dlock_err *err)
+{
+	rl_lock *l = h->impl;
+	dlock_redis_conn *c;
+	char waiter[DLOCK_REDIS_FIELD_MAX + 24] = "";
+	int64_t dl = req->timeout_ms < 0 ? -1 : dlock_now_ms() + req->timeout_ms, loss_since = 0;
+	long long out[3];
+	int rc;
+
+	if (l->holds > 0 && l->pid != getpid()) {
+		rl_forget(l); /* a fork parent's hold: not ours */
+	}
+	if (l->holds > 0) {
+		if (!dlock_redis_watchdog_valid(&l->lease)) {
+			rl_forget(l);
+			return dlock_err_set(err, DLOCK_ELOST, 0,
+			                     "the lock was lost (lease not renewed in time, or its key is "
+			                     "gone); it is not held now");
+		}
+		l->holds++;
+		return DLOCK_OK;
+	}
+	if ((rc = dlock_redis_pool_get(&h->target, &c, err)) != DLOCK_OK) {
+		return rc;
+	}
+	snprintf(l->lease.field, sizeof(l->lease.field), "%s:%llu", dlock_redis_process_id(),
+	         (unsigned long long)l->owner);
+	if (req->timeout_ms != 0) {
+		snprintf(waiter, sizeof(waiter), "%s:%llu", l->lease.field, (unsigned long long)++l->seq);
+	}
+	for (;;) {
+		int64_t sent = dlock_now_ms(), now;
+
+		rc = rl_lock_call(h, c, waiter, rl_call_deadline(h, dl), req->intr, out, err);
+		if (rc == DLOCK_OK) {
+			loss_since = 0;
+			if (out[0] == 1) {
+				return rl_granted(h, out[1], out[2], sent, err);
+			}
+			if (out[0] != 0) {
+				rl_leave(h, c, waiter);
+				return dlock_err_set(err, DLOCK_ESERVER, 0,
+				                     "%s: the server's hold count disagrees with ours", c->where);
+			}
+			if (req->timeout_ms == 0) {
+				return DLOCK_ETIMEDOUT;
+			}
+			now = dlock_now_ms();
+			if (dl >= 0 && now >= dl) {
+				rl_leave(h, c, waiter);
+				return DLOCK_ETIMEDOUT;
+			}
+			rc = rl_block(h, c, waiter,
+			              dl >= 0 && dl - now < DLOCK_REDIS_HEARTBEAT_MS ? dl - now
+			                                                             : DLOCK_REDIS_HEARTBEAT_MS,
+			              req->intr, err);
+			if (rc == DLOCK_OK) {
+				continue; /* woken, or a heartbeat is due: the lock script again */
+			}
+		}
+		if (rc == DLOCK_ECONNLOSS || rc == DLOCK_ECONNECT) {
+			now = dlock_now_ms();
+			if (!loss_since) {
+				loss_since = now;
+			}
+			if (now - loss_since < h->target.connect_timeout_ms && (dl < 0 || now < dl)) {
+				if (!rl_backoff(c->ctx ? 0 : RL_BACKOFF_MS, req->intr)) {
+					continue; /* the lock script is safe to repeat: it knows our field */
+				}
+				rc = dlock_err_set(err, DLOCK_EINTR, 0, "interrupted");
+			}
+		}
+		/* gave up: do not leave a hold or a queue place behind */
+		if (rc != DLOCK_ECONNLOSS && rc != DLOCK_ECONNECT) {
+			rl_leave(h, c, waiter);
+		}
+		return rc;
+	}
+}
+
+int dlock_redis_lock_release(dlock_handle *h, int wait, int all, dlock_err *err)
+{
+	rl_lock *l = h->impl;
+	dlock_redis_conn *c;
+	char lease[24], ttl[24], latch_ttl[24], *latch;
+	int64_t loss_since = 0;
+	int rc;
+
+	(void)wait; /* the unlock's reply is always awaited: one round trip */
+	if (l->holds == 0) {
+		return dlock_err_set(err, DLOCK_ENOTHELD, 0, "lock %s is not held by this object", h->path);
+	}
+	if (l->pid != getpid()) {
+		rl_forget(l);
+		return dlock_err_set(err, DLOCK_EFORKED, 0,
+		                     "lock %s is held by the parent process (before fork()); the child "
+		                     "forgot it",
+		                     h->path);
+	}
+	if (l->holds > 1 && !all) {
+		l->holds--; /* nested: counted here only, the server is not touched */
+		return DLOCK_OK;
+	}
+	if ((rc = dlock_redis_pool_get(&h->target, &c, err)) != DLOCK_OK) {
+		rl_forget(l);
+		return rc;
+	}
+	dlock_redis_watchdog_unregister(&l->lease); /* no renewal races the unlock */
+	snprintf(lease, sizeof(lease), "%lld", (long long)h->target.lease_ms);
+	snprintf(ttl, sizeof(ttl), "%d", DLOCK_REDIS_WAIT_TTL_MS);
+	snprintf(latch_ttl, sizeof(latch_ttl), "%lld",
+	         (long long)(h->target.connect_timeout_ms + RL_LATCH_EXTRA_MS));
+	if (!(latch = malloc(strlen(l->p_latch) + DLOCK_REDIS_FIELD_MAX + 24))) {
+		rl_forget(l);
+		return dlock_err_set(err, DLOCK_ENOMEM, 0, "out of memory");
+	}
+	sprintf(latch, "%s%s:%llu", l->p_latch, l->lease.field, (unsigned long long)++l->seq);
+	for (;;) {
+		const char *kv[11] = {h->path,  l->k_channel, latch,     l->k_queue, lease, l->lease.field,
+		                      "1",      latch_ttl,    l->p_wait, l->p_wake,  ttl};
+		redisReply *r = NULL;
+
+		rc = dlock_redis_script_call(c, DLOCK_RS_UNLOCK, 4, 7, kv,
+		                             dlock_now_ms() + h->target.connect_timeout_ms, NULL, &r, err);
+		if (rc == DLOCK_OK) {
+			long long v = r->type == REDIS_REPLY_INTEGER ? r->integer : -2;
+
+			freeReplyObject(r);
+			if (v == -1) {
+				rc = dlock_err_set(err, DLOCK_ELOST, 0,
+				                   "lock %s was lost before release() (its lease ran out or its "
+				                   "key was removed)",
+				                   h->path);
+			} else if (v < 0) {
+				rc = dlock_err_set(err, DLOCK_ESERVER, 0, "%s: unexpected unlock reply", c->where);
+			}
+			break;
+		}
+		if (rc == DLOCK_ECONNLOSS || rc == DLOCK_ECONNECT) {
+			int64_t now = dlock_now_ms();
+
+			if (!loss_since) {
+				loss_since = now;
+			}
+			if (now - loss_since < h->target.connect_timeout_ms) {
+				rl_backoff(c->ctx ? 0 : RL_BACKOFF_MS, NULL);
+				continue; /* same latch: a repeated unlock answers as the first did */
+			}
+			dlock_err_set(err, DLOCK_ECONNLOSS, 0,
+			              "%s: could not reach the server to release %s; released here, the "
+			              "server frees it when its lease ends",
+			              c->where, h->path);
+		}
+		break;
+	}
+	free(latch);
+	rl_forget(l);
+	return rc;
+}
+
+int dlock_redis_lock_held(dlock_handle *h)
+{
+	rl_lock *l = h->impl;
+
+	return l->holds > 0 && l->pid == getpid() && dlock_redis_watchdog_valid(&l->lease);
+}
+
+int dlock_redis_lock_verify(dlock_handle *h, dlock_err *err)
+{
+	rl_lock *l = h->impl;
+	dlock_redis_conn *c;
+	char lease[24];
+	const char *kv[3] = {h->path, lease, l->lease.field};
+	redisReply *r = NULL;
+	int64_t sent;
+	int rc, held;
+
+	if (l->holds == 0) {
+		return dlock_err_set(err, DLOCK_ENOTHELD, 0, "lock %s is not held by this object", h->path);
+	}
+	if (l->pid != getpid()) {
+		return dlock_err_set(err, DLOCK_EFORKED, 0, "lock %s is held by the parent process",
+		                     h->path);
+	}
+	if (!dlock_redis_watchdog_valid(&l->lease)) {
+		return dlock_err_set(err, DLOCK_ELOST, 0,
+		                     "lock %s was lost (lease not renewed in time, or its key is gone)",
+		                     h->path);
+	}
+	if ((rc = dlock_redis_pool_get(&h->target, &c, err)) != DLOCK_OK) {
+		return rc;
+	}
+	snprintf(lease, sizeof(lease), "%lld", (long long)h->target.lease_ms);
+	sent = dlock_now_ms();
+	rc = dlock_redis_script_call(c, DLOCK_RS_RENEW, 1, 2, kv, sent + h->target.connect_timeout_ms,
+	                             NULL, &r, err);
+	if (rc != DLOCK_OK) {
+		return rc == DLOCK_ECONNECT ? DLOCK_ECONNLOSS : rc;
+	}
+	held = r->type == REDIS_REPLY_ARRAY && r->elements == 1 &&
+	       r->element[0]->type == REDIS_REPLY_INTEGER && r->element[0]->integer == 1;
+	freeReplyObject(r);
+	dlock_redis_watchdog_confirm(&l->lease, sent, held);
+	if (!held) {
+		return dlock_err_set(err, DLOCK_ELOST, 0, "lock %s is gone from the server", h->path);
+	}
+	return DLOCK_OK;
+}
+
+unsigned dlock_redis_lock_holds(const dlock_handle *h)
+{
+	const rl_lock *l = h->impl;
+
+	return l->holds;
+}
+
+int64_t dlock_redis_lock_token(const dlock_handle *h)
+{
+	const rl_lock *l = h->impl;
+
+	return l->holds > 0 ? l->token : 0;
+}
+
+int dlock_redis_lock_self_conflict(const dlock_handle *h)
+{
+	const rl_lock *o;
+
+	for (o = rl_held; o; o = o->next_held) {
+		const dlock_target *t = &o->h->target;
+
+		if (o->h != h && o->holds > 0 && o->pid == getpid() && strcmp(o->h->path, h->path) == 0 &&
+		    t->port == h->target.port && t->db == h->target.db &&
+		    strcmp(t->host, h->target.host) == 0) {
+			return 1;
+		}
+	}
+	return 0;
+}

@@ -1,0 +1,38 @@
+/* dlock_redis_lock.h: an exclusive lock on Redis in Redisson's RLock layout,
+ * with dlock's fair waiter queue and a watchdog-renewed lease. Keys for a
+ * lock named N ({N} is N in braces unless N already has a brace):
+ *   N                               HASH "<process uuid>:<owner id>" => 1, PEXPIRE lease
+ *   redisson_lock_token:{N}         fencing counter, INCR per acquire (kept for ever)
+ *   redisson_lock__channel:{N}      Redisson's unlock message "0" is published here
+ *   redisson_unlock_latch:{N}:<id>  an unlock's answer for its retry, short-lived
+ *   dlock_queue:{N}                 LIST of waiter ids in arrival order
+ *   dlock_wait:{N}:<waiter>         a waiter's heartbeat ("waiting" or "woken"), short TTL
+ *   dlock_wake:{N}:<waiter>         LIST a waiter blocks on with BLPOP; one LPUSH wakes it
+ * Nested holds are counted in the process (the server's count stays 1). */
+#ifndef DLOCK_REDIS_LOCK_H
+#define DLOCK_REDIS_LOCK_H
+
+#include "../dlock_backend.h"
+
+/* How often a blocked waiter refreshes its place (ms), and how long a place
+ * outlives its last refresh: a dead waiter delays the others by at most
+ * about DLOCK_REDIS_WAIT_TTL_MS. */
+#define DLOCK_REDIS_HEARTBEAT_MS 1000
+#define DLOCK_REDIS_WAIT_TTL_MS  2500
+
+/* The operations of dlock_backend_ops for a Redis mutex; contracts as in
+ * dlock_handle.h. */
+int dlock_redis_lock_new(dlock_handle *h, dlock_err *err);
+void dlock_redis_lock_free(dlock_handle *h);
+int dlock_redis_lock_acquire(dlock_handle *h, const dlock_acquire_req *req, dlock_err *err);
+int dlock_redis_lock_release(dlock_handle *h, int wait, int all, dlock_err *err);
+int dlock_redis_lock_held(dlock_handle *h);
+int dlock_redis_lock_verify(dlock_handle *h, dlock_err *err);
+unsigned dlock_redis_lock_holds(const dlock_handle *h);
+int64_t dlock_redis_lock_token(const dlock_handle *h);
+int dlock_redis_lock_self_conflict(const dlock_handle *h);
+
+/* Key names of lock `name` (see above), malloc()ed; NULL when out of memory. */
+char *dlock_redis_key(const char *prefix, const char *name, const char *suffix);
+
+#endif
