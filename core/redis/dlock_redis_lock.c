@@ -332,7 +332,7 @@ int dlock_redis_lock_release(dlock_handle *h, int wait, int all, dlock_err *err)
 	rl_lock *l = h->impl;
 	dlock_redis_conn *c;
 	char lease[24], ttl[24], latch_ttl[24], *latch;
-	int64_t loss_since = 0;
+	int64_t loss_since = 0, until;
 	int rc;
 
 	(void)wait; /* the unlock's reply is always awaited: one round trip */
@@ -354,6 +354,9 @@ int dlock_redis_lock_release(dlock_handle *h, int wait, int all, dlock_err *err)
 		rl_forget(l);
 		return rc;
 	}
+	/* retrying a lost connection only pays while the hold is certain: after
+	 * that the lease ends on the server by itself */
+	until = dlock_redis_watchdog_until(&l->lease);
 	dlock_redis_watchdog_unregister(&l->lease); /* no renewal races the unlock */
 	snprintf(lease, sizeof(lease), "%lld", (long long)h->target.lease_ms);
 	snprintf(ttl, sizeof(ttl), "%d", DLOCK_REDIS_WAIT_TTL_MS);
@@ -391,7 +394,7 @@ int dlock_redis_lock_release(dlock_handle *h, int wait, int all, dlock_err *err)
 			if (!loss_since) {
 				loss_since = now;
 			}
-			if (now - loss_since < h->target.connect_timeout_ms) {
+			if (now - loss_since < h->target.connect_timeout_ms && now + RL_BACKOFF_MS < until) {
 				rl_backoff(c->ctx ? 0 : RL_BACKOFF_MS, NULL);
 				continue; /* same latch: a repeated unlock answers as the first did */
 			}

@@ -114,7 +114,8 @@ static const char dlock_lua_renew[] = "local r = {} "
                                       "return r ";
 
 /* KEYS: lock, queue, token. ARGV: wait prefix. Returns holder fields each
- * followed by the current token, then '', then live waiters in order. */
+ * followed by the current token, then '', then live waiters in order, each
+ * as its owner's field (the waiter id less its ":<attempt>"). */
 static const char dlock_lua_list[] =
     "local out = {} "
     "local h = redis.call('hgetall', KEYS[1]) "
@@ -122,7 +123,8 @@ static const char dlock_lua_list[] =
     "for i = 1, #h, 2 do table.insert(out, h[i]) table.insert(out, tok) end "
     "table.insert(out, '') "
     "for _, w in ipairs(redis.call('lrange', KEYS[2], 0, -1)) do "
-    "if redis.call('exists', ARGV[1] .. w) == 1 then table.insert(out, w) end "
+    "if redis.call('exists', ARGV[1] .. w) == 1 then "
+    "table.insert(out, string.match(w, '^(.*):[^:]*$') or w) end "
     "end "
     "return out ";
 

@@ -279,6 +279,17 @@ int dlock_redis_watchdog_valid(dlock_redis_lease *l)
 	return ok;
 }
 
+int64_t dlock_redis_watchdog_until(dlock_redis_lease *l)
+{
+	int64_t until;
+
+	pthread_once(&wd_once, wd_init);
+	pthread_mutex_lock(&wd_mu);
+	until = l->registered && !l->lost ? l->valid_until : 0;
+	pthread_mutex_unlock(&wd_mu);
+	return until;
+}
+
 void dlock_redis_watchdog_confirm(dlock_redis_lease *l, int64_t sent_at, int held)
 {
 	pthread_once(&wd_once, wd_init);

@@ -46,6 +46,9 @@ void dlock_redis_watchdog_unregister(dlock_redis_lease *l);
 /* Non-zero while l is registered, not found lost, and certain now. */
 int dlock_redis_watchdog_valid(dlock_redis_lease *l);
 
+/* Until when (ms) l's hold is certain: 0 when l is not registered or lost. */
+int64_t dlock_redis_watchdog_until(dlock_redis_lease *l);
+
 /* Records what a check the caller made (a renewal sent at sent_at) found:
  * held (extends the certainty) or not (lost). */
 void dlock_redis_watchdog_confirm(dlock_redis_lease *l, int64_t sent_at, int held);
