@@ -61,6 +61,7 @@ void php_dlock_settings_init(php_dlock_settings *set)
 	set->target.connect_timeout_ms = (int64_t)(DLOCK_G(connect_timeout) * 1000.0);
 	set->target.lease_ms = (int64_t)(DLOCK_G(lease) * 1000.0);
 	set->target.max_hold_ms = (int64_t)(DLOCK_G(max_hold) * 1000.0);
+	set->target.format = 'r';
 	set->reentrant = true;
 	if (DLOCK_G(dsn) && DLOCK_G(dsn)[0] &&
 	    dlock_dsn_parse(DLOCK_G(dsn), strlen(DLOCK_G(dsn)), &set->target, &err) == DLOCK_OK) {
@@ -202,6 +203,34 @@ bool php_dlock_settings_parse(php_dlock_settings *set, HashTable *opts, uint32_t
 			}
 			set->target.max_hold_ms = (int64_t)ceil(v * 1000.0);
 			redis_only = "max_hold";
+		} else if (zend_string_equals_literal(key, "wait_replicas")) {
+			if (Z_TYPE_P(val) != IS_LONG) {
+				return php_dlock_option_type_error(arg_num, "wait_replicas", "int", val);
+			}
+			if (Z_LVAL_P(val) < 0 || Z_LVAL_P(val) > DLOCK_WAIT_REPLICAS_MAX) {
+				zend_argument_value_error(arg_num, "option \"wait_replicas\" must be between 0 and %d",
+				                          DLOCK_WAIT_REPLICAS_MAX);
+				return false;
+			}
+			set->target.wait_replicas = (int)Z_LVAL_P(val);
+			redis_only = "wait_replicas";
+		} else if (zend_string_equals_literal(key, "format")) {
+			if (!php_dlock_string_option(val, "format", arg_num)) {
+				return false;
+			}
+			if (zend_string_equals_literal(Z_STR_P(val), "redisson")) {
+				set->target.format = 'r';
+			} else if (zend_string_equals_literal(Z_STR_P(val), "symfony")) {
+				set->target.format = 's';
+			} else if (zend_string_equals_literal(Z_STR_P(val), "laravel")) {
+				set->target.format = 'l';
+			} else {
+				zend_argument_value_error(arg_num,
+				                          "option \"format\" must be \"redisson\", \"symfony\" or "
+				                          "\"laravel\"");
+				return false;
+			}
+			redis_only = "format";
 		} else if (zend_string_equals_literal(key, "data")) {
 			if (!php_dlock_string_option(val, "data", arg_num)) {
 				return false;
@@ -249,7 +278,7 @@ bool php_dlock_settings_parse(php_dlock_settings *set, HashTable *opts, uint32_t
 			zend_argument_value_error(
 			    arg_num,
 			    "contains unknown option \"%s\" (known: dsn, hosts, session_timeout, "
-			    "connect_timeout, lease, max_hold, data, auth, reentrant)",
+			    "connect_timeout, lease, max_hold, wait_replicas, format, data, auth, reentrant)",
 			    ZSTR_LEN(key) > 64 || memchr(ZSTR_VAL(key), '\0', ZSTR_LEN(key)) ? "..."
 			                                                                     : ZSTR_VAL(key));
 			return false;

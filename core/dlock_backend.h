@@ -30,13 +30,18 @@ typedef struct dlock_target {
 	int session_timeout_ms; /* requested session timeout */
 	char *auth;             /* digest "user:password" or NULL; a secret */
 	/* Redis */
-	char *host;          /* host name or address */
+	char *host;          /* host name or address (with sentinels: none) */
 	int port;            /* TCP port */
 	int db;              /* database number (SELECT) */
 	char *user;          /* ACL user or NULL */
 	char *password;      /* password or NULL; a secret */
 	int64_t lease_ms;    /* lease of a held lock, renewed by the watchdog */
 	int64_t max_hold_ms; /* renewals stop this long after the acquire; 0: never */
+	char *sentinels;     /* "host:port[,host:port...]" of Redis Sentinels, or NULL */
+	char *master_name;   /* the master's name the sentinels know (with sentinels) */
+	int wait_replicas;   /* an acquire counts once this many replicas have it (WAIT) */
+	char format;         /* how a hold looks: 'r' Redisson (default), 's' symfony/lock,
+	                        'l' Laravel */
 } dlock_target;
 
 /* Deep-copies src into dst (dst's old contents are not freed). Returns
@@ -45,6 +50,10 @@ int dlock_target_copy(dlock_target *dst, const dlock_target *src, dlock_err *err
 
 /* Frees an owned target's strings (secrets zeroed first) and zeroes it. */
 void dlock_target_clear(dlock_target *t);
+
+/* Non-zero when a and b name the same server (backend, address or
+ * sentinels and master name, database); credentials are not compared. */
+int dlock_target_same_server(const dlock_target *a, const dlock_target *b);
 
 /* Writes the server identity (no secrets), e.g. "redis://127.0.0.1:6379/0" or
  * "zookeeper://h1:2181,h2:2181/chroot", truncated to size bytes with a NUL. */

@@ -36,8 +36,11 @@ int dlock_target_copy(dlock_target *dst, const dlock_target *src, dlock_err *err
 	dst->host = src->host ? strdup(src->host) : NULL;
 	dst->user = src->user ? strdup(src->user) : NULL;
 	dst->password = src->password ? strdup(src->password) : NULL;
+	dst->sentinels = src->sentinels ? strdup(src->sentinels) : NULL;
+	dst->master_name = src->master_name ? strdup(src->master_name) : NULL;
 	if ((src->hosts && !dst->hosts) || (src->auth && !dst->auth) || (src->host && !dst->host) ||
-	    (src->user && !dst->user) || (src->password && !dst->password)) {
+	    (src->user && !dst->user) || (src->password && !dst->password) ||
+	    (src->sentinels && !dst->sentinels) || (src->master_name && !dst->master_name)) {
 		dlock_target_clear(dst);
 		return dlock_err_set(err, DLOCK_ENOMEM, 0, "out of memory");
 	}
@@ -49,14 +52,36 @@ void dlock_target_clear(dlock_target *t)
 	free(t->hosts);
 	free(t->host);
 	free(t->user);
+	free(t->sentinels);
+	free(t->master_name);
 	dlock_dsn_free_secret(&t->auth);
 	dlock_dsn_free_secret(&t->password);
 	memset(t, 0, sizeof(*t));
 }
 
+static int dlock_dsn_eq(const char *a, const char *b)
+{
+	return (!a && !b) || (a && b && strcmp(a, b) == 0);
+}
+
+int dlock_target_same_server(const dlock_target *a, const dlock_target *b)
+{
+	if (a->backend != b->backend) {
+		return 0;
+	}
+	if (a->backend == DLOCK_BACKEND_ZOOKEEPER) {
+		return dlock_dsn_eq(a->hosts, b->hosts);
+	}
+	return a->port == b->port && a->db == b->db && dlock_dsn_eq(a->host, b->host) &&
+	       dlock_dsn_eq(a->sentinels, b->sentinels) && dlock_dsn_eq(a->master_name, b->master_name);
+}
+
 void dlock_target_where(const dlock_target *t, char *buf, size_t size)
 {
-	if (t->backend == DLOCK_BACKEND_REDIS) {
+	if (t->backend == DLOCK_BACKEND_REDIS && t->sentinels) {
+		snprintf(buf, size, "redis-sentinel://%s/%s/%d", t->sentinels,
+		         t->master_name ? t->master_name : "", t->db);
+	} else if (t->backend == DLOCK_BACKEND_REDIS) {
 		snprintf(buf, size, "redis://%s%s%s:%d/%d", strchr(t->host ? t->host : "", ':') ? "[" : "",
 		         t->host ? t->host : "", strchr(t->host ? t->host : "", ':') ? "]" : "", t->port,
 		         t->db);
@@ -202,9 +227,92 @@ fail:
 	return rc;
 }
 
+/* "[[user]:password@]host:port[,host:port...]/master[/db]" */
+static int dlock_dsn_sentinel(const char *p, size_t len, dlock_target *t, dlock_err *err)
+{
+	const char *end = p + len, *slash, *name, *name_end, *list, *at;
+	char *sentinels = NULL, *master = NULL;
+	long db = 0;
+	int rc;
+
+	slash = memchr(p, '/', len);
+	if (!slash) {
+		return dlock_err_set(err, DLOCK_EINVAL, 0,
+		                     "redis-sentinel DSN must name the master: "
+		                     "redis-sentinel://host:port[,host:port...]/master[/db]");
+	}
+	at = memchr(p, '@', (size_t)(slash - p));
+	list = at ? at + 1 : p;
+	if (list == slash) {
+		return dlock_err_set(err, DLOCK_EINVAL, 0, "redis-sentinel DSN has no sentinel address");
+	}
+	/* the sentinel list reuses the ZooKeeper host-list check: host:port,... */
+	if (dlock_hosts_validate(list, (size_t)(slash - list), err) != DLOCK_OK ||
+	    memchr(list, '/', (size_t)(slash - list))) {
+		return dlock_err_set(err, DLOCK_EINVAL, 0,
+		                     "redis-sentinel DSN sentinels must be host:port[,host:port...]");
+	}
+	name = slash + 1;
+	name_end = memchr(name, '/', (size_t)(end - name));
+	if (!name_end) {
+		name_end = end;
+	}
+	if (name_end == name || memchr(name, '?', (size_t)(end - name))) {
+		return dlock_err_set(err, DLOCK_EINVAL, 0,
+		                     "redis-sentinel DSN must name the master after the sentinels");
+	}
+	if (name_end < end && name_end + 1 < end &&
+	    (!dlock_dsn_number(name_end + 1, (size_t)(end - name_end - 1), &db) || db > 1000000)) {
+		return dlock_err_set(err, DLOCK_EINVAL, 0,
+		                     "redis-sentinel DSN database (after the master) must be a number "
+		                     "from 0 to 1000000");
+	}
+	if (!(sentinels = dlock_dsn_dup(list, (size_t)(slash - list))) ||
+	    !(master = dlock_dsn_dup(name, (size_t)(name_end - name)))) {
+		free(sentinels);
+		return dlock_err_set(err, DLOCK_ENOMEM, 0, "out of memory");
+	}
+	/* credentials (for the master) as in a redis:// DSN */
+	if (at) {
+		char *buf = malloc((size_t)(at - p) + sizeof("@x:1"));
+
+		if (!buf) {
+			free(sentinels);
+			free(master);
+			return dlock_err_set(err, DLOCK_ENOMEM, 0, "out of memory");
+		}
+		memcpy(buf, p, (size_t)(at - p));
+		memcpy(buf + (at - p), "@x:1", sizeof("@x:1"));
+		rc = dlock_dsn_redis(buf, strlen(buf), t, err);
+		memset(buf, 0, strlen(buf));
+		free(buf);
+		if (rc != DLOCK_OK) {
+			free(sentinels);
+			free(master);
+			return rc;
+		}
+		free(t->host);
+		t->host = NULL;
+	} else {
+		free(t->host);
+		free(t->user);
+		dlock_dsn_free_secret(&t->password);
+		t->host = NULL;
+		t->user = NULL;
+	}
+	free(t->sentinels);
+	free(t->master_name);
+	t->sentinels = sentinels;
+	t->master_name = master;
+	t->port = 0;
+	t->db = (int)db;
+	t->backend = DLOCK_BACKEND_REDIS;
+	return DLOCK_OK;
+}
+
 int dlock_dsn_parse(const char *dsn, size_t len, dlock_target *t, dlock_err *err)
 {
-	static const char zk[] = "zookeeper://", redis[] = "redis://";
+	static const char zk[] = "zookeeper://", redis[] = "redis://", sentinel[] = "redis-sentinel://";
 	const char *colon;
 
 	if (len > DLOCK_DSN_MAX || memchr(dsn, '\0', len)) {
@@ -212,7 +320,17 @@ int dlock_dsn_parse(const char *dsn, size_t len, dlock_target *t, dlock_err *err
 		                     DLOCK_DSN_MAX);
 	}
 	if (len >= sizeof(redis) - 1 && strncasecmp(dsn, redis, sizeof(redis) - 1) == 0) {
-		return dlock_dsn_redis(dsn + sizeof(redis) - 1, len - (sizeof(redis) - 1), t, err);
+		int rc = dlock_dsn_redis(dsn + sizeof(redis) - 1, len - (sizeof(redis) - 1), t, err);
+
+		if (rc == DLOCK_OK) {
+			free(t->sentinels);
+			free(t->master_name);
+			t->sentinels = t->master_name = NULL;
+		}
+		return rc;
+	}
+	if (len >= sizeof(sentinel) - 1 && strncasecmp(dsn, sentinel, sizeof(sentinel) - 1) == 0) {
+		return dlock_dsn_sentinel(dsn + sizeof(sentinel) - 1, len - (sizeof(sentinel) - 1), t, err);
 	}
 	if (len >= sizeof(zk) - 1 && strncasecmp(dsn, zk, sizeof(zk) - 1) == 0) {
 		const char *hosts = dsn + sizeof(zk) - 1;
@@ -234,10 +352,10 @@ int dlock_dsn_parse(const char *dsn, size_t len, dlock_target *t, dlock_err *err
 	colon = memchr(dsn, ':', len);
 	if (!colon || colon - dsn > 32 || colon == dsn) {
 		return dlock_err_set(err, DLOCK_EINVAL, 0,
-		                     "DSN must start with a scheme: zookeeper:// or redis://");
+		                     "DSN must start with a scheme: zookeeper://, redis:// or redis-sentinel://");
 	}
 	return dlock_err_set(err, DLOCK_EINVAL, 0,
-	                     "DSN scheme \"%.*s\" is not supported (zookeeper:// or redis://)",
+	                     "DSN scheme \"%.*s\" is not supported (zookeeper://, redis:// or redis-sentinel://)",
 	                     (int)(colon - dsn), dsn);
 }
 

@@ -1,6 +1,7 @@
 /* dlock_dsn.h: data source names that choose a backend and its server:
  *   zookeeper://host:port[,host:port...][/chroot]
  *   redis://[[user]:password@]host[:port][/db]
+ *   redis-sentinel://[[user]:password@]host:port[,host:port...]/master[/db]
  * A leaf apart from dlock_backend.h's target type. */
 #ifndef DLOCK_DSN_H
 #define DLOCK_DSN_H

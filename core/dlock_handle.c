@@ -128,11 +128,6 @@ int dlock_backend_participants(const dlock_target *t, dlock_kind kind, int max_l
 	    ->participants(t, kind, max_leases, path, len, intr, out, count, err);
 }
 
-unsigned dlock_backends_connections(void)
-{
-	return dlock_zk_backend.connections() + dlock_redis_backend.connections();
-}
-
 void dlock_backends_shutdown(void)
 {
 	dlock_zk_backend.shutdown();

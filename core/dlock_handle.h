@@ -48,9 +48,6 @@ int dlock_backend_participants(const dlock_target *t, dlock_kind kind, int max_l
                                const char *path, size_t len, const dlock_interrupt *intr,
                                dlock_participant **out, size_t *count, dlock_err *err);
 
-/* Open sessions and connections of this process, all backends. */
-unsigned dlock_backends_connections(void);
-
 /* Closes every backend's unused sessions and connections, stops helper
  * threads that nothing needs (request end without persistence, module end). */
 void dlock_backends_shutdown(void);

@@ -54,9 +54,10 @@ static int rb_participants(const dlock_target *t, dlock_kind kind, int max_lease
 		goto done;
 	}
 	{
-		const char *kv[4] = {path, k_queue, k_token, p_wait};
+		const char *kv[5] = {path, k_queue, k_token, p_wait,
+		                     t->format == 's' ? "s" : t->format == 'l' ? "l" : "r"};
 
-		rc = dlock_redis_script_call(c, DLOCK_RS_LIST, 3, 1, kv,
+		rc = dlock_redis_script_call(c, DLOCK_RS_LIST, 3, 2, kv,
 		                             dlock_now_ms() + t->connect_timeout_ms, intr, &r, err);
 	}
 	if (rc != DLOCK_OK) {

@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <poll.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -41,8 +42,7 @@ static int dlock_redis_str_eq(const char *a, const char *b)
 
 int dlock_redis_conn_matches(const dlock_redis_conn *c, const dlock_target *t)
 {
-	return c->cfg.port == t->port && c->cfg.db == t->db && dlock_redis_str_eq(c->cfg.host, t->host) &&
-	       dlock_redis_str_eq(c->cfg.user, t->user) &&
+	return dlock_target_same_server(&c->cfg, t) && dlock_redis_str_eq(c->cfg.user, t->user) &&
 	       dlock_redis_str_eq(c->cfg.password, t->password);
 }
 
@@ -130,8 +130,68 @@ static int dlock_redis_conn_simple(dlock_redis_conn *c, int argc, const char **a
 	return DLOCK_OK;
 }
 
+static struct timeval dlock_redis_tv(int64_t limit)
+{
+	int64_t ms = limit - dlock_now_ms();
+	struct timeval tv;
+
+	if (ms < 1) {
+		ms = 1;
+	}
+	tv.tv_sec = ms / 1000;
+	tv.tv_usec = (suseconds_t)(ms % 1000) * 1000;
+	return tv;
+}
+
+/* Asks the sentinels, in order, where the master is now. */
+static int dlock_redis_conn_resolve(dlock_redis_conn *c, int64_t limit, char *host, size_t size,
+                                    int *port, dlock_err *err)
+{
+	const char *p = c->cfg.sentinels;
+
+	while (p && *p) {
+		const char *comma = strchr(p, ','), *colon;
+		size_t n = comma ? (size_t)(comma - p) : strlen(p);
+		char addr[300];
+		redisContext *sc;
+		redisReply *r;
+
+		snprintf(addr, sizeof(addr), "%.*s", (int)n, p);
+		p = comma ? comma + 1 : NULL;
+		if (!(colon = strrchr(addr, ':'))) {
+			continue;
+		}
+		addr[colon - addr] = '\0';
+		sc = redisConnectWithTimeout(addr, atoi(colon + 1), dlock_redis_tv(limit));
+		if (!sc || sc->err) {
+			if (sc) {
+				redisFree(sc);
+			}
+			continue;
+		}
+		redisSetTimeout(sc, dlock_redis_tv(limit));
+		r = redisCommand(sc, "SENTINEL get-master-addr-by-name %s", c->cfg.master_name);
+		if (r && r->type == REDIS_REPLY_ARRAY && r->elements == 2 &&
+		    r->element[0]->type == REDIS_REPLY_STRING && r->element[1]->type == REDIS_REPLY_STRING) {
+			snprintf(host, size, "%s", r->element[0]->str);
+			*port = atoi(r->element[1]->str);
+			freeReplyObject(r);
+			redisFree(sc);
+			return DLOCK_OK;
+		}
+		if (r) {
+			freeReplyObject(r);
+		}
+		redisFree(sc);
+	}
+	return dlock_err_set(err, DLOCK_ECONNECT, 0, "%s: no sentinel named the master", c->where);
+}
+
 static int dlock_redis_conn_open(dlock_redis_conn *c, int64_t deadline, dlock_err *err)
 {
+	char master[256];
+	const char *host = c->cfg.host;
+	int port = c->cfg.port;
 	int64_t now = dlock_now_ms(), limit = now + c->cfg.connect_timeout_ms;
 	struct timeval tv;
 	char db[16];
@@ -147,9 +207,15 @@ static int dlock_redis_conn_open(dlock_redis_conn *c, int64_t deadline, dlock_er
 	if (limit <= now) {
 		limit = now + 1;
 	}
-	tv.tv_sec = (limit - now) / 1000;
-	tv.tv_usec = (suseconds_t)((limit - now) % 1000) * 1000;
-	c->ctx = redisConnectWithTimeout(c->cfg.host, c->cfg.port, tv);
+	if (c->cfg.sentinels) {
+		if ((rc = dlock_redis_conn_resolve(c, limit, master, sizeof(master), &port, err)) !=
+		    DLOCK_OK) {
+			return rc;
+		}
+		host = master;
+	}
+	tv = dlock_redis_tv(limit);
+	c->ctx = redisConnectWithTimeout(host, port, tv);
 	if (!c->ctx) {
 		return dlock_err_set(err, DLOCK_ENOMEM, 0, "out of memory");
 	}
@@ -173,6 +239,27 @@ static int dlock_redis_conn_open(dlock_redis_conn *c, int64_t deadline, dlock_er
 		snprintf(db, sizeof(db), "%d", c->cfg.db);
 		if ((rc = dlock_redis_conn_simple(c, 2, sel, limit, err)) != DLOCK_OK) {
 			return rc == DLOCK_ECONNLOSS ? DLOCK_ECONNECT : rc;
+		}
+	}
+	if (c->cfg.sentinels) {
+		/* a fail-over in progress: the old master may still answer */
+		const char *role[1] = {"ROLE"};
+		redisReply *r = NULL;
+
+		if (redisAppendCommandArgv(c->ctx, 1, role, NULL) != REDIS_OK) {
+			dlock_redis_conn_drop(c);
+			return dlock_err_set(err, DLOCK_ENOMEM, 0, "out of memory");
+		}
+		if ((rc = dlock_redis_conn_read(c, limit, NULL, &r, err)) != DLOCK_OK) {
+			return DLOCK_ECONNECT;
+		}
+		rc = r->type == REDIS_REPLY_ARRAY && r->elements > 0 &&
+		     r->element[0]->type == REDIS_REPLY_STRING && strcmp(r->element[0]->str, "master") == 0;
+		freeReplyObject(r);
+		if (!rc) {
+			dlock_redis_conn_drop(c);
+			return dlock_err_set(err, DLOCK_ECONNECT, 0, "%s: %s:%d is not a master (fail-over under way)",
+			                     c->where, host, port);
 		}
 	}
 	c->broken_at = 0;

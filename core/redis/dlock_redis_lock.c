@@ -78,6 +78,12 @@ int dlock_redis_lock_new(dlock_handle *h, dlock_err *err)
 	return DLOCK_OK;
 }
 
+/* The format letter of h's holds, as the scripts take it. */
+static const char *rl_fmt(const dlock_handle *h)
+{
+	return h->target.format == 's' ? "s" : h->target.format == 'l' ? "l" : "r";
+}
+
 /* Forgets the hold without a word to the server. */
 static void rl_forget(rl_lock *l)
 {
@@ -151,7 +157,7 @@ static int rl_lock_call(dlock_handle *h, dlock_redis_conn *c, const char *waiter
 	rl_lock *l = h->impl;
 	char lease[24], ttl[24];
 	const char *kv[10] = {h->path, l->k_queue, l->k_token, lease,     l->lease.field,
-	                      "0",     waiter,     ttl,        l->p_wait, l->p_wake};
+	                      rl_fmt(h), waiter,   ttl,        l->p_wait, l->p_wake};
 	redisReply *r = NULL;
 	size_t i;
 	int rc;
@@ -180,14 +186,14 @@ static void rl_leave(dlock_handle *h, dlock_redis_conn *c, const char *waiter)
 {
 	rl_lock *l = h->impl;
 	char ttl[24];
-	const char *kv[6] = {h->path, l->k_queue, waiter, l->p_wait, l->p_wake, ttl};
+	const char *kv[7] = {h->path, l->k_queue, waiter, l->p_wait, l->p_wake, ttl, rl_fmt(h)};
 	redisReply *r = NULL;
 
 	if (!waiter[0]) {
 		return;
 	}
 	snprintf(ttl, sizeof(ttl), "%d", DLOCK_REDIS_WAIT_TTL_MS);
-	if (dlock_redis_script_call(c, DLOCK_RS_LEAVE, 2, 4, kv,
+	if (dlock_redis_script_call(c, DLOCK_RS_LEAVE, 2, 5, kv,
 	                            dlock_now_ms() + h->target.connect_timeout_ms, NULL, &r,
 	                            NULL) == DLOCK_OK) {
 		freeReplyObject(r);
@@ -234,6 +240,8 @@ static int rl_granted(dlock_handle *h, long long count, long long token, int64_t
 	l->lease.target = &h->target;
 	l->lease.key = h->path;
 	l->lease.lease_ms = h->target.lease_ms;
+	l->lease.format[0] = rl_fmt(h)[0];
+	l->lease.format[1] = '\0';
 	l->lease.max_until = h->target.max_hold_ms > 0 ? sent + h->target.max_hold_ms : -1;
 	if ((rc = dlock_redis_watchdog_register(&l->lease, sent, err)) != DLOCK_OK) {
 		return rc; /* the lease runs out on its own */
@@ -244,6 +252,35 @@ static int rl_granted(dlock_handle *h, long long count, long long token, int64_t
 	l->pid = getpid();
 	l->next_held = rl_held;
 	rl_held = l;
+	return DLOCK_OK;
+}
+
+/* WAIT until target.wait_replicas replicas have every write of c so far
+ * (our grant and its token), at most connect_timeout. */
+static int rl_wait_replicas(dlock_handle *h, dlock_redis_conn *c, dlock_err *err)
+{
+	char n[16], ms[24];
+	const char *argv[3] = {"WAIT", n, ms};
+	redisReply *r = NULL;
+	long long acked;
+	int rc;
+
+	snprintf(n, sizeof(n), "%d", h->target.wait_replicas);
+	snprintf(ms, sizeof(ms), "%lld", (long long)h->target.connect_timeout_ms);
+	rc = dlock_redis_conn_call(c, 3, argv, NULL, dlock_now_ms() + 2 * h->target.connect_timeout_ms,
+	                           NULL, &r, err);
+	if (rc != DLOCK_OK) {
+		return rc;
+	}
+	acked = r->type == REDIS_REPLY_INTEGER ? r->integer : -1;
+	freeReplyObject(r);
+	if (acked < h->target.wait_replicas) {
+		return dlock_err_set(err, DLOCK_ESERVER, 0,
+		                     "%s: acquired on the master, but only %lld of %d replicas acknowledged "
+		                     "it within %lld ms (wait_replicas); released",
+		                     c->where, acked < 0 ? 0 : acked, h->target.wait_replicas,
+		                     (long long)h->target.connect_timeout_ms);
+	}
 	return DLOCK_OK;
 }
 
@@ -284,7 +321,11 @@ int dlock_redis_lock_acquire(dlock_handle *h, const dlock_acquire_req *req, dloc
 		if (rc == DLOCK_OK) {
 			loss_since = 0;
 			if (out[0] == 1) {
-				return rl_granted(h, out[1], out[2], sent, err);
+				if ((rc = rl_granted(h, out[1], out[2], sent, err)) == DLOCK_OK &&
+				    h->target.wait_replicas > 0 && (rc = rl_wait_replicas(h, c, err)) != DLOCK_OK) {
+					dlock_redis_lock_release(h, 1, 1, NULL); /* not durable: not held */
+				}
+				return rc;
 			}
 			if (out[0] != 0) {
 				rl_leave(h, c, waiter);
@@ -331,7 +372,7 @@ int dlock_redis_lock_release(dlock_handle *h, int wait, int all, dlock_err *err)
 {
 	rl_lock *l = h->impl;
 	dlock_redis_conn *c;
-	char lease[24], ttl[24], latch_ttl[24], *latch;
+	char ttl[24], latch_ttl[24], *latch;
 	int64_t loss_since = 0, until;
 	int rc;
 
@@ -358,7 +399,6 @@ int dlock_redis_lock_release(dlock_handle *h, int wait, int all, dlock_err *err)
 	 * that the lease ends on the server by itself */
 	until = dlock_redis_watchdog_until(&l->lease);
 	dlock_redis_watchdog_unregister(&l->lease); /* no renewal races the unlock */
-	snprintf(lease, sizeof(lease), "%lld", (long long)h->target.lease_ms);
 	snprintf(ttl, sizeof(ttl), "%d", DLOCK_REDIS_WAIT_TTL_MS);
 	snprintf(latch_ttl, sizeof(latch_ttl), "%lld",
 	         (long long)(h->target.connect_timeout_ms + RL_LATCH_EXTRA_MS));
@@ -368,11 +408,11 @@ int dlock_redis_lock_release(dlock_handle *h, int wait, int all, dlock_err *err)
 	}
 	sprintf(latch, "%s%s:%llu", l->p_latch, l->lease.field, (unsigned long long)++l->seq);
 	for (;;) {
-		const char *kv[11] = {h->path,  l->k_channel, latch,     l->k_queue, lease, l->lease.field,
-		                      "1",      latch_ttl,    l->p_wait, l->p_wake,  ttl};
+		const char *kv[10] = {h->path,   l->k_channel, latch,     l->k_queue, l->lease.field,
+		                      rl_fmt(h), latch_ttl,    l->p_wait, l->p_wake,  ttl};
 		redisReply *r = NULL;
 
-		rc = dlock_redis_script_call(c, DLOCK_RS_UNLOCK, 4, 7, kv,
+		rc = dlock_redis_script_call(c, DLOCK_RS_UNLOCK, 4, 6, kv,
 		                             dlock_now_ms() + h->target.connect_timeout_ms, NULL, &r, err);
 		if (rc == DLOCK_OK) {
 			long long v = r->type == REDIS_REPLY_INTEGER ? r->integer : -2;
@@ -422,7 +462,7 @@ int dlock_redis_lock_verify(dlock_handle *h, dlock_err *err)
 	rl_lock *l = h->impl;
 	dlock_redis_conn *c;
 	char lease[24];
-	const char *kv[3] = {h->path, lease, l->lease.field};
+	const char *kv[4] = {h->path, lease, l->lease.field, rl_fmt(h)};
 	redisReply *r = NULL;
 	int64_t sent;
 	int rc, held;
@@ -444,7 +484,7 @@ int dlock_redis_lock_verify(dlock_handle *h, dlock_err *err)
 	}
 	snprintf(lease, sizeof(lease), "%lld", (long long)h->target.lease_ms);
 	sent = dlock_now_ms();
-	rc = dlock_redis_script_call(c, DLOCK_RS_RENEW, 1, 2, kv, sent + h->target.connect_timeout_ms,
+	rc = dlock_redis_script_call(c, DLOCK_RS_RENEW, 1, 3, kv, sent + h->target.connect_timeout_ms,
 	                             NULL, &r, err);
 	if (rc != DLOCK_OK) {
 		return rc == DLOCK_ECONNECT ? DLOCK_ECONNLOSS : rc;
@@ -481,8 +521,7 @@ int dlock_redis_lock_self_conflict(const dlock_handle *h)
 		const dlock_target *t = &o->h->target;
 
 		if (o->h != h && o->holds > 0 && o->pid == getpid() && strcmp(o->h->path, h->path) == 0 &&
-		    t->port == h->target.port && t->db == h->target.db &&
-		    strcmp(t->host, h->target.host) == 0) {
+		    dlock_target_same_server(t, &h->target)) {
 			return 1;
 		}
 	}

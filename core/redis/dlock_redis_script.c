@@ -6,6 +6,41 @@
 #include <string.h>
 #include <unistd.h>
 
+/* How a hold looks on the server, by format (ARGV fmt): 'r' Redisson's RLock
+ * (HASH field => count, PEXPIRE), 's' symfony/lock's RedisStore (ZSET of
+ * token and "__write__" scored by expiry in ms, PEXPIREAT), 'l' Laravel's
+ * RedisLock (STRING holding the owner, PX). held() is our count (0: not ours),
+ * free() is true when nobody holds (expired Symfony entries are dropped),
+ * take() and renew() set the lease, drop() removes our hold. */
+#define DLOCK_LUA_FORMATS                                                                          \
+	"local function nowms() local t = redis.call('time') "                                        \
+	"return t[1] * 1000 + math.floor(t[2] / 1000) end "                                            \
+	"local function held(k, fmt, f) "                                                              \
+	"if fmt == 'r' then return tonumber(redis.call('hget', k, f) or '0') end "                     \
+	"if fmt == 'l' then if redis.call('get', k) == f then return 1 end return 0 end "              \
+	"if redis.call('type', k).ok ~= 'zset' then return 0 end "                                     \
+	"if redis.call('zscore', k, f) then return 1 end return 0 end "                                \
+	"local function free(k, fmt) "                                                                 \
+	"if fmt ~= 's' then return redis.call('exists', k) == 0 end "                                  \
+	"local t = redis.call('type', k).ok "                                                          \
+	"if t == 'none' then return true end "                                                         \
+	"if t ~= 'zset' then return false end "                                                        \
+	"redis.call('zremrangebyscore', k, '-inf', nowms()) "                                          \
+	"return redis.call('zcard', k) == 0 end "                                                      \
+	"local function setlease(k, fmt, f, lease) "                                                   \
+	"if fmt == 'r' then redis.call('pexpire', k, lease) "                                          \
+	"elseif fmt == 'l' then redis.call('set', k, f, 'px', lease) "                                 \
+	"else local e = nowms() + tonumber(lease) "                                                    \
+	"redis.call('zadd', k, e, f) redis.call('zadd', k, e, '__write__') "                           \
+	"redis.call('pexpireat', k, e) end end "                                                       \
+	"local function take(k, fmt, f, lease) "                                                       \
+	"if fmt == 'r' then redis.call('hset', k, f, 1) end "                                          \
+	"setlease(k, fmt, f, lease) end "                                                              \
+	"local function drop(k, fmt, f) "                                                              \
+	"if fmt == 's' then redis.call('zrem', k, f, '__write__') "                                    \
+	"if redis.call('zcard', k) == 0 then redis.call('del', k) end "                                \
+	"else redis.call('del', k) end end "
+
 /* Wakes the first live waiter of queue q unless it was woken already:
  * waiters whose heartbeat key (pw..id) expired are dropped on the way. One
  * LPUSH per wake-up, and dlock uses LPUSH for nothing else. */
@@ -26,31 +61,23 @@
 	"end "                                                                                         \
 	"end "
 
-/* KEYS: lock, queue, token. ARGV: lease ms, field, holds we believe we have,
- * waiter id ('' for a try), heartbeat ttl ms, wait-key prefix, wake-key
- * prefix. Returns {1, count, token} held (token 0 on re-entry: unchanged),
- * {0, pttl, 0} not held (the waiter queued and its heartbeat refreshed),
- * {-2} our hold is gone, {-1, count} the server's count disagrees. */
+/* KEYS: lock, queue, token. ARGV: lease ms, field, format, waiter id ('' for
+ * a try), heartbeat ttl ms, wait-key prefix, wake-key prefix. Returns
+ * {1, count, token} held (also when our field is there already: the reply of
+ * an earlier try was lost), or {0, 0, 0} not held (the waiter queued, its
+ * heartbeat refreshed). A free lock goes to the first live waiter, so a
+ * newcomer never overtakes the queue. */
 static const char dlock_lua_lock[] =
-    DLOCK_LUA_WAKE
-    "local lease, field, exp, me = ARGV[1], ARGV[2], tonumber(ARGV[3]), ARGV[4] "
+    DLOCK_LUA_FORMATS DLOCK_LUA_WAKE
+    "local lease, field, fmt, me = ARGV[1], ARGV[2], ARGV[3], ARGV[4] "
     "local ttl, pw, pk = tonumber(ARGV[5]), ARGV[6], ARGV[7] "
-    "local cnt = tonumber(redis.call('hget', KEYS[1], field) or '0') "
+    "local cnt = held(KEYS[1], fmt, field) "
     "if cnt > 0 then "
-    "if exp == 0 or cnt == exp + 1 then "
     "if me ~= '' then redis.call('lrem', KEYS[2], 0, me) redis.call('del', pw .. me, pk .. me) end "
-    "redis.call('pexpire', KEYS[1], lease) "
+    "setlease(KEYS[1], fmt, field, lease) "
     "return {1, cnt, tonumber(redis.call('get', KEYS[3]) or '0')} "
     "end "
-    "if cnt == exp then "
-    "cnt = redis.call('hincrby', KEYS[1], field, 1) "
-    "redis.call('pexpire', KEYS[1], lease) "
-    "return {1, cnt, 0} "
-    "end "
-    "return {-1, cnt, 0} "
-    "end "
-    "if exp > 0 then return {-2, 0, 0} end "
-    "if redis.call('exists', KEYS[1]) == 0 then "
+    "if free(KEYS[1], fmt) then "
     "local h "
     "while true do "
     "h = redis.call('lindex', KEYS[2], 0) "
@@ -59,8 +86,7 @@ static const char dlock_lua_lock[] =
     "end "
     "if (not h) or h == me then "
     "if h then redis.call('lpop', KEYS[2]) redis.call('del', pw .. me, pk .. me) end "
-    "redis.call('hset', KEYS[1], field, 1) "
-    "redis.call('pexpire', KEYS[1], lease) "
+    "take(KEYS[1], fmt, field, lease) "
     "return {1, 1, redis.call('incr', KEYS[3])} "
     "end "
     "wake(KEYS[2], pw, pk, ttl) "
@@ -70,57 +96,63 @@ static const char dlock_lua_lock[] =
     "redis.call('set', pw .. me, 'waiting', 'px', ttl) "
     "redis.call('pexpire', KEYS[2], ttl * 4) "
     "end "
-    "return {0, redis.call('pttl', KEYS[1]), 0} ";
+    "return {0, 0, 0} ";
 
-/* KEYS: lock, Redisson's channel, unlock latch, queue. ARGV: lease ms,
- * field, holds to drop, latch ttl ms, wait prefix, wake prefix, heartbeat
- * ttl ms. Returns 1 released, 0 still held (count > 0), -1 not ours (gone);
- * a retry with the same latch returns the first answer. */
+/* KEYS: lock, Redisson's channel, unlock latch, queue. ARGV: field, format,
+ * latch ttl ms, wait prefix, wake prefix, heartbeat ttl ms. Drops our hold
+ * (the server counts 1: nested holds are counted by the process). Returns 1
+ * released, -1 not ours (gone); a retry with the same latch returns the
+ * first answer. Redisson's waiters get its unlock message. */
 static const char dlock_lua_unlock[] =
-    DLOCK_LUA_WAKE
+    DLOCK_LUA_FORMATS DLOCK_LUA_WAKE
     "local v = redis.call('get', KEYS[3]) "
     "if v then return tonumber(v) end "
-    "if redis.call('hexists', KEYS[1], ARGV[2]) == 0 then return -1 end "
-    "local c = redis.call('hincrby', KEYS[1], ARGV[2], -tonumber(ARGV[3])) "
-    "if c > 0 then "
-    "redis.call('pexpire', KEYS[1], ARGV[1]) "
-    "redis.call('set', KEYS[3], 0, 'px', ARGV[4]) "
-    "return 0 "
-    "end "
-    "redis.call('del', KEYS[1]) "
-    "redis.call('publish', KEYS[2], 0) "
-    "redis.call('set', KEYS[3], 1, 'px', ARGV[4]) "
-    "wake(KEYS[4], ARGV[5], ARGV[6], tonumber(ARGV[7])) "
+    "if held(KEYS[1], ARGV[2], ARGV[1]) == 0 then "
+    "redis.call('set', KEYS[3], -1, 'px', ARGV[3]) return -1 end "
+    "drop(KEYS[1], ARGV[2], ARGV[1]) "
+    "if ARGV[2] == 'r' then redis.call('publish', KEYS[2], 0) end "
+    "redis.call('set', KEYS[3], 1, 'px', ARGV[3]) "
+    "wake(KEYS[4], ARGV[4], ARGV[5], tonumber(ARGV[6])) "
     "return 1 ";
 
-/* KEYS: lock, queue. ARGV: waiter id, wait prefix, wake prefix, ttl ms. */
+/* KEYS: lock, queue. ARGV: waiter id, wait prefix, wake prefix, ttl ms,
+ * format. */
 static const char dlock_lua_leave[] =
-    DLOCK_LUA_WAKE
+    DLOCK_LUA_FORMATS DLOCK_LUA_WAKE
     "redis.call('lrem', KEYS[2], 0, ARGV[1]) "
     "redis.call('del', ARGV[2] .. ARGV[1], ARGV[3] .. ARGV[1]) "
-    "if redis.call('exists', KEYS[1]) == 0 then wake(KEYS[2], ARGV[2], ARGV[3], tonumber(ARGV[4])) "
-    "end "
+    "if free(KEYS[1], ARGV[5]) then wake(KEYS[2], ARGV[2], ARGV[3], tonumber(ARGV[4])) end "
     "return 1 ";
 
-/* KEYS: lock names. ARGV: (lease ms, field) per key. Returns 1 (renewed) or
- * 0 (the field is gone) per key. */
-static const char dlock_lua_renew[] = "local r = {} "
-                                      "for i = 1, #KEYS do "
-                                      "if redis.call('hexists', KEYS[i], ARGV[2 * i]) == 1 then "
-                                      "redis.call('pexpire', KEYS[i], ARGV[2 * i - 1]) "
-                                      "r[i] = 1 "
-                                      "else r[i] = 0 end "
-                                      "end "
-                                      "return r ";
+/* KEYS: lock names. ARGV: (lease ms, field, format) per key. Returns 1
+ * (renewed) or 0 (our hold is gone) per key. */
+static const char dlock_lua_renew[] = DLOCK_LUA_FORMATS
+    "local r = {} "
+    "for i = 1, #KEYS do "
+    "local lease, f, fmt = ARGV[3 * i - 2], ARGV[3 * i - 1], ARGV[3 * i] "
+    "if held(KEYS[i], fmt, f) > 0 then setlease(KEYS[i], fmt, f, lease) r[i] = 1 "
+    "else r[i] = 0 end "
+    "end "
+    "return r ";
 
-/* KEYS: lock, queue, token. ARGV: wait prefix. Returns holder fields each
+/* KEYS: lock, queue, token. ARGV: wait prefix, format. Returns holders each
  * followed by the current token, then '', then live waiters in order, each
  * as its owner's field (the waiter id less its ":<attempt>"). */
 static const char dlock_lua_list[] =
+    DLOCK_LUA_FORMATS
     "local out = {} "
-    "local h = redis.call('hgetall', KEYS[1]) "
     "local tok = redis.call('get', KEYS[3]) or '0' "
+    "local fmt = ARGV[2] "
+    "if not free(KEYS[1], fmt) then "
+    "if fmt == 'r' then "
+    "local h = redis.call('hgetall', KEYS[1]) "
     "for i = 1, #h, 2 do table.insert(out, h[i]) table.insert(out, tok) end "
+    "elseif fmt == 'l' then table.insert(out, redis.call('get', KEYS[1])) table.insert(out, tok) "
+    "else "
+    "for _, m in ipairs(redis.call('zrange', KEYS[1], 0, -1)) do "
+    "if m ~= '__write__' then table.insert(out, m) table.insert(out, tok) end end "
+    "end "
+    "end "
     "table.insert(out, '') "
     "for _, w in ipairs(redis.call('lrange', KEYS[2], 0, -1)) do "
     "if redis.call('exists', ARGV[1] .. w) == 1 then "

@@ -103,7 +103,7 @@ static int wd_round(int64_t now)
 {
 	dlock_redis_lease *l, *batch[WD_BATCH];
 	uint64_t gens[WD_BATCH];
-	const char *kv[WD_BATCH * 3];
+	const char *kv[WD_BATCH * 4];
 	char leases[WD_BATCH][24];
 	const dlock_target *t = NULL;
 	redisReply *r = NULL;
@@ -117,8 +117,7 @@ static int wd_round(int64_t now)
 		}
 		if (!t) {
 			t = l->target;
-		} else if (t->port != l->target->port || t->db != l->target->db ||
-		           strcmp(t->host, l->target->host) != 0) {
+		} else if (!dlock_target_same_server(t, l->target)) {
 			continue; /* another server: its own round */
 		}
 		batch[n] = l;
@@ -146,14 +145,15 @@ static int wd_round(int64_t now)
 		memcpy(copy, batch[i]->key, kl);
 		memcpy(copy + kl, batch[i]->field, fl);
 		kv[i] = copy;
-		kv[n + 2 * i] = leases[i];
-		kv[n + 2 * i + 1] = copy + kl;
+		kv[n + 3 * i] = leases[i];
+		kv[n + 3 * i + 1] = copy + kl;
+		kv[n + 3 * i + 2] = batch[i]->format[0] ? batch[i]->format : "r";
 	}
 	c = i == n ? wd_conn_for(t) : NULL;
 	n_copied = i;
 	pthread_mutex_unlock(&wd_mu);
 	sent = dlock_now_ms();
-	rc = c ? dlock_redis_script_call(&c->conn, DLOCK_RS_RENEW, n, 2 * n, kv,
+	rc = c ? dlock_redis_script_call(&c->conn, DLOCK_RS_RENEW, n, 3 * n, kv,
 	                                 sent + (timeout > 200 ? timeout : 200), NULL, &r, NULL)
 	       : DLOCK_ENOMEM;
 	pthread_mutex_lock(&wd_mu);
