@@ -3,6 +3,7 @@
 
 #include <pthread.h>
 #include <string.h>
+#include <unistd.h>
 
 static dlock_reg *registry_head; /* entries of holding locks */
 static pthread_mutex_t registry_mu = PTHREAD_MUTEX_INITIALIZER;
@@ -11,6 +12,7 @@ void dlock_registry_add(dlock_reg *e)
 {
 	pthread_mutex_lock(&registry_mu);
 	if (!e->prev) {
+		e->pid = (long)getpid();
 		e->next = registry_head;
 		if (registry_head) {
 			registry_head->prev = &e->next;
@@ -35,10 +37,12 @@ void dlock_registry_remove(dlock_reg *e)
 	pthread_mutex_unlock(&registry_mu);
 }
 
-/* Non-zero when o holds `path` on `hosts`. */
+/* Non-zero when o holds `path` on `hosts` in this process (entries a fork
+ * parent linked are its holds, not ours). */
 static int same_lock(const dlock_reg *o, const char *path, const char *hosts)
 {
-	return o->path && o->hosts && strcmp(o->path, path) == 0 && strcmp(o->hosts, hosts) == 0;
+	return o->pid == (long)getpid() && o->path && o->hosts && strcmp(o->path, path) == 0 &&
+	       strcmp(o->hosts, hosts) == 0;
 }
 
 int dlock_registry_owns(const dlock_reg *self, const char *path, const char *hosts,

@@ -13,6 +13,7 @@ typedef struct dlock_reg {
 	const char *path;        /* lock path (borrowed) */
 	const char *node;        /* the held node's full path (borrowed) */
 	const char *hosts;       /* the session's hosts (borrowed) */
+	long pid;                /* the process that linked it: a fork child holds nothing */
 	struct dlock_reg *next;  /* next entry */
 	struct dlock_reg **prev; /* where this entry is linked from; NULL while unlinked */
 } dlock_reg;
