@@ -46,6 +46,9 @@ abstract class DlockTestCase extends TestCase
         if ($pid === 0) {
             fclose($mine);
             pcntl_alarm($watchdog);
+            // the child leaves by SIGKILL: a release must have reached the
+            // server by then, not be queued behind it (dlock.async_release)
+            ini_set('dlock.async_release', '0');
             $code = 0;
             try {
                 $body($theirs);
@@ -136,10 +139,11 @@ abstract class DlockTestCase extends TestCase
         return (int) $m[1];
     }
 
-    /** The client connections from cons: "ip:port" => packets received from it. */
+    /** The client sessions' connections from cons: "ip:port" => packets received from it. */
     protected static function connections(): array
     {
-        preg_match_all('#/([0-9.:]+)\[\d+\]\(queued=\d+,recved=(\d+)#', self::fourLetterWord('cons'), $m, PREG_SET_ORDER);
+        // a connection without a sid is a four-letter word's, e.g. this one
+        preg_match_all('#/([0-9.:]+)\[\d+\]\(queued=\d+,recved=(\d+),sent=\d+,sid=#', self::fourLetterWord('cons'), $m, PREG_SET_ORDER);
         $r = [];
         foreach ($m as $c) {
             $r[$c[1]] = (int) $c[2];
