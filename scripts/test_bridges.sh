@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Runs the Symfony and Laravel bridge tests (bridges/tests, PHPUnit 9 from
 # Debian) against the ZooKeeper in DLOCK_TEST_HOSTS, then checks the root
-# composer.json's php-ext block (scripts/check_composer.php) and validates the
-# composer.json files (composer validate). Ends with one line "N passed, N failed"
+# composer.json's php-ext block (scripts/check_composer.php), runs the two
+# bridge examples, and validates the composer.json files (composer validate).
+# Each of those three is one more check. Ends with one line "N passed, N failed"
 # (a skipped, incomplete, risky or warned test counts as failed) and exits
 # non-zero on any failure.
 #   DLOCK_TEST_HOSTS=127.0.0.1:21810 scripts/test_bridges.sh [phpunit args]
@@ -55,6 +56,16 @@ rm -f "$log"
 
 echo "== composer.json php-ext block (PIE's schema)"
 if php scripts/check_composer.php; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
+
+echo "== examples/symfony.php and examples/laravel.php (locked runs issue no duplicate)"
+ok=1
+for ex in symfony laravel; do
+	out=$(DLOCK_HOSTS=$DLOCK_TEST_HOSTS DLOCK_SO=$PWD/modules/dlock.so timeout 120 \
+		php -n -d "extension=$PWD/modules/dlock.so" "examples/$ex.php" 4 10 2>&1)
+	echo "$out"
+	grep -q "^$ex locked .* 40 unique, 0 duplicates, counter ends at 40\(, fencing tokens grow\)\? (" <<<"$out" || ok=0
+done
+if ((ok)); then passed=$((passed + 1)); else failed=$((failed + 1)); fi
 
 echo "== composer validate (root, bridges/symfony, bridges/laravel)"
 ok=1
