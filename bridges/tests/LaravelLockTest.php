@@ -195,6 +195,42 @@ final class LaravelLockTest extends DlockTestCase
         $this->assertFalse($store->restoreLock('force', 'someone-else')->isAcquired());
     }
 
+    public function testForceReleaseIgnoresTheOwnerWithinTheProcess(): void
+    {
+        $store = $this->store();
+        $lock = $store->lock('mutex', 60, 'scheduler-run');
+        $this->assertTrue($lock->get());
+        // what the scheduler's forget() does: a fresh lock object, a random owner
+        $store->lock('mutex', 60)->forceRelease();
+        $this->assertFalse($lock->isAcquired());
+        $this->assertTrue($store->lock('mutex', 60)->get());
+    }
+
+    public function testAddKeepsTheInnerStoresAtomicAdd(): void
+    {
+        $inner = new class extends ArrayStore {
+            public int $adds = 0;
+
+            public function add($key, $value, $seconds)
+            {
+                $this->adds++;
+                if ($this->get($key) !== null) {
+                    return false;
+                }
+                return $this->put($key, $value, $seconds);
+            }
+        };
+        $cache = new Repository(new DlockStore($inner, ['hosts' => self::hosts()], $this->prefix));
+        $this->assertTrue($cache->add('mutex', 1, 60));
+        $this->assertFalse($cache->add('mutex', 1, 60));
+        $this->assertSame(2, $inner->adds, 'Repository::add() went to the inner add()');
+
+        $plain = new Repository(new DlockStore(new ArrayStore(), ['hosts' => self::hosts()], $this->prefix));
+        $this->assertTrue($plain->add('k', 1, 60));
+        $this->assertFalse($plain->add('k', 2, 60));
+        $this->assertSame(1, $plain->get('k'));
+    }
+
     public function testRestoreLockInAnotherProcessHoldsNothing(): void
     {
         $prefix = $this->prefix;

@@ -25,8 +25,14 @@ use Illuminate\Contracts\Cache\LockTimeoutException;
  */
 class DlockLock extends Lock
 {
-    /** "path\0owner" => WeakReference to the DistributedLock of a live DlockLock */
+    /**
+     * The DistributedLock of every live DlockLock of this process:
+     * "path\0options" => owner => WeakReference. restoreLock() finds a hold
+     * here by owner, forceRelease() by path.
+     */
     private static array $live = [];
+
+    private string $slot;
 
     private \DistributedLock $lock;
 
@@ -45,14 +51,18 @@ class DlockLock extends Lock
         parent::__construct($name, $seconds, $owner);
         $this->options = $options;
         $path = self::pathOf($prefix, (string) $name);
-        $id = $path . "\0" . $this->owner . "\0" . serialize($options);
-        $found = isset(self::$live[$id]) ? self::$live[$id]->get() : null;
+        $this->slot = $path . "\0" . serialize($options);
+        $owner = (string) $this->owner;
+        $found = isset(self::$live[$this->slot][$owner]) ? self::$live[$this->slot][$owner]->get() : null;
         if ($found instanceof \DistributedLock) {
             $this->lock = $found; // restoreLock() in the same process: the same hold
         } else {
-            $this->lock = new \DistributedLock($path, ['data' => (string) $this->owner, 'reentrant' => false] + $options);
-            self::$live = array_filter(self::$live, fn(\WeakReference $r): bool => $r->get() !== null);
-            self::$live[$id] = \WeakReference::create($this->lock);
+            $this->lock = new \DistributedLock($path, ['data' => $owner, 'reentrant' => false] + $options);
+            foreach (self::$live as $slot => $owners) {
+                self::$live[$slot] = array_filter($owners, fn(\WeakReference $r): bool => $r->get() !== null);
+            }
+            self::$live = array_filter(self::$live);
+            self::$live[$this->slot][$owner] = \WeakReference::create($this->lock);
         }
     }
 
@@ -119,13 +129,22 @@ class DlockLock extends Lock
     }
 
     /**
-     * Releases regardless of the owner token. dlock can only release a hold of
-     * this process, so another process's hold is not touched (it goes when
-     * that process releases, ends, or loses its session).
+     * Releases regardless of the owner token: the hold of any lock object of
+     * this process on this name. dlock can only release holds of its own
+     * process: another process's hold is not touched (it goes when that
+     * process releases it, ends, or loses its ZooKeeper session).
      */
     public function forceRelease()
     {
-        $this->release();
+        foreach (self::$live[$this->slot] ?? [] as $ref) {
+            $lock = $ref->get();
+            if ($lock instanceof \DistributedLock && $lock->isAcquired()) {
+                try {
+                    $lock->release();
+                } catch (\DistributedLockLostException $e) {
+                }
+            }
+        }
     }
 
     /** The owner token of the current holder (from its lock node), or null when nobody holds. */

@@ -74,6 +74,24 @@ class DlockStore implements Store, LockProvider
         return $this->store->put($key, $value, $seconds);
     }
 
+    /**
+     * Stores $value only if $key is not there yet. Repository::add() calls
+     * this when the store has it (method_exists), which keeps the inner
+     * store's atomic add() (Redis, database, memcached) in use, e.g. for the
+     * scheduler's onOneServer() mutex in Laravel 8.
+     */
+    public function add($key, $value, $seconds)
+    {
+        if (method_exists($this->store, 'add')) {
+            return $this->store->add($key, $value, $seconds);
+        }
+        // what Repository::add() does for a store without add(): not atomic
+        if ($this->store->get($key) !== null) {
+            return false;
+        }
+        return $this->store->put($key, $value, $seconds);
+    }
+
     public function putMany(array $values, $seconds)
     {
         return $this->store->putMany($values, $seconds);
