@@ -25,14 +25,16 @@ if [[ -z "${DLOCK_TEST_HOSTS:-}" ]]; then
 	finish
 fi
 # Debian's packages stand in for Packagist: symfony/lock and /semaphore 5.4,
-# illuminate 8.83 (cache; container and config for the service provider test)
-export DLOCK_EXTRA_PACKAGES="${DLOCK_EXTRA_PACKAGES:-} php-symfony-lock php-symfony-semaphore php-illuminate-cache php-illuminate-container php-illuminate-config phpunit composer"
+# illuminate 8.83 (cache; container and config for the service provider test);
+# php-fpm and cgi-fcgi for the request-end test
+export DLOCK_EXTRA_PACKAGES="${DLOCK_EXTRA_PACKAGES:-} php-symfony-lock php-symfony-semaphore php-illuminate-cache php-illuminate-container php-illuminate-config phpunit composer php-fpm libfcgi-bin"
 scripts/setup.sh || { failed=1; finish; }
 
 echo "== bridge tests (PHPUnit, ZooKeeper at $DLOCK_TEST_HOSTS)"
 load=(-d "extension=$PWD/modules/dlock.so")
 php -m 2>/dev/null | grep -qx dlock && load=() # already enabled in php.ini
 log=$(mktemp)
+export DLOCK_SO=$PWD/modules/dlock.so # php-fpm loads it in FpmRequestEndTest
 timeout 900 php "${load[@]}" "$(command -v phpunit)" -c bridges/phpunit.xml --do-not-cache-result "$@" 2>&1 | tee "$log"
 # PHPUnit 9 ends with "OK (N tests, M assertions)" or a line
 # "Tests: N, Assertions: M, Errors: E, Failures: F, Warnings: W, Skipped: S, Incomplete: I, Risky: R."
