@@ -1,0 +1,135 @@
+<?php
+/*
+ * A Laravel cache store whose locks are dlock locks: every cache call goes to
+ * another store given to it; lock() and restoreLock() return a DlockLock.
+ */
+
+declare(strict_types=1);
+
+namespace Dlock\Bridge\Laravel;
+
+use Illuminate\Contracts\Cache\LockProvider;
+use Illuminate\Contracts\Cache\Store;
+
+class DlockStore implements Store, LockProvider
+{
+    private Store $store;
+
+    /** @var array<string, mixed> */
+    private array $options;
+
+    private string $prefix;
+
+    /**
+     * @param Store                $store   the store that keeps the cached values
+     * @param array<string, mixed> $options dlock options for the locks (hosts, session_timeout, auth, ...)
+     * @param string               $prefix  ZooKeeper path under which lock names live
+     */
+    public function __construct(Store $store, array $options = [], string $prefix = '/dlock/laravel')
+    {
+        if (!str_starts_with($prefix, '/') || str_ends_with($prefix, '/')) {
+            throw new \InvalidArgumentException('dlock: the lock prefix must be an absolute ZooKeeper path without a trailing "/"');
+        }
+        // dlock checks the path and every option without connecting: fail here, not at the first lock
+        new \DistributedLock($prefix . '/probe', $options);
+        $this->store = $store;
+        $this->options = $options;
+        $this->prefix = $prefix;
+    }
+
+    /** The store that keeps the cached values. */
+    public function getInnerStore(): Store
+    {
+        return $this->store;
+    }
+
+    public function lock($name, $seconds = 0, $owner = null)
+    {
+        return new DlockLock($name, $seconds, $owner, $this->options, $this->prefix);
+    }
+
+    /**
+     * A lock object for $name with the owner token $owner. In the process that
+     * took the lock (while the lock object that took it lives) it shares that
+     * hold and can release it; anywhere else it holds nothing: dlock locks
+     * cannot be handed to another process.
+     */
+    public function restoreLock($name, $owner)
+    {
+        return $this->lock($name, 0, $owner);
+    }
+
+    public function get($key)
+    {
+        return $this->store->get($key);
+    }
+
+    public function many(array $keys)
+    {
+        return $this->store->many($keys);
+    }
+
+    public function put($key, $value, $seconds)
+    {
+        return $this->store->put($key, $value, $seconds);
+    }
+
+    /**
+     * Stores $value only if $key is not there yet. Repository::add() calls
+     * this when the store has it (method_exists), which keeps the inner
+     * store's atomic add() (Redis, database, memcached) in use, e.g. for the
+     * scheduler's onOneServer() mutex in Laravel 8.
+     */
+    public function add($key, $value, $seconds)
+    {
+        if (method_exists($this->store, 'add')) {
+            return $this->store->add($key, $value, $seconds);
+        }
+        // what Repository::add() does for a store without add(): not atomic
+        if ($this->store->get($key) !== null) {
+            return false;
+        }
+        return $this->store->put($key, $value, $seconds);
+    }
+
+    public function putMany(array $values, $seconds)
+    {
+        return $this->store->putMany($values, $seconds);
+    }
+
+    public function increment($key, $value = 1)
+    {
+        return $this->store->increment($key, $value);
+    }
+
+    public function decrement($key, $value = 1)
+    {
+        return $this->store->decrement($key, $value);
+    }
+
+    public function forever($key, $value)
+    {
+        return $this->store->forever($key, $value);
+    }
+
+    public function forget($key)
+    {
+        return $this->store->forget($key);
+    }
+
+    public function flush()
+    {
+        return $this->store->flush();
+    }
+
+    public function getPrefix()
+    {
+        return $this->store->getPrefix();
+    }
+
+    /** Anything else the inner store offers (e.g. a Redis store's connection()). */
+    public function __call(string $method, array $arguments)
+    {
+        return $this->store->{$method}(...$arguments);
+    }
+}

@@ -1,0 +1,302 @@
+<?php
+/*
+ * A symfony/lock store on dlock's DistributedReadWriteLock: save() and
+ * waitAndSave() take the write part, saveRead() and waitAndSaveRead() the read
+ * part of one read-write lock per resource. Blocking calls block in dlock's
+ * acquire() (a ZooKeeper watch, no polling loop).
+ */
+
+declare(strict_types=1);
+
+namespace Dlock\Bridge\Symfony;
+
+use Symfony\Component\Lock\BlockingSharedLockStoreInterface;
+use Symfony\Component\Lock\BlockingStoreInterface;
+use Symfony\Component\Lock\Exception\InvalidArgumentException;
+use Symfony\Component\Lock\Exception\LockAcquiringException;
+use Symfony\Component\Lock\Exception\LockConflictedException;
+use Symfony\Component\Lock\Exception\LockReleasingException;
+use Symfony\Component\Lock\Key;
+
+/**
+ * Each Key gets its own \DistributedReadWriteLock, kept in the key's state
+ * (so the key is marked unserializable). The resource "r" maps to the ZooKeeper
+ * path "<prefix>/" . rawurlencode("r") (a name of only dots has its dots
+ * written %2E), prefix "/dlock/symfony" by default.
+ *
+ * A DlockStore lock is the *write part of a read-write lock*: it excludes
+ * readers and writers of DlockStore on the same resource, but it is not the
+ * same lock as `new \DistributedLock($path)` on the same path (that one uses
+ * different node names and does not see the read-write lock's nodes).
+ *
+ * Signatures fit symfony/lock 5.4 (interfaces without return types), 6.4
+ * (return types in docblocks only) and 7.x/8.x (native `: void` / `: bool`,
+ * commit a250774 "[Components] Convert to native return types"): an
+ * implementation may add a return type the interface does not declare.
+ */
+class DlockStore implements BlockingStoreInterface, BlockingSharedLockStoreInterface
+{
+    /** The key state's name: [\DistributedReadWriteLock, 'read'|'write'|null]. */
+    private const STATE = self::class;
+
+    private const DEFAULT_PREFIX = '/dlock/symfony';
+
+    /** @var array<string, mixed> options for \DistributedReadWriteLock */
+    private array $options;
+
+    private string $prefix;
+
+    /**
+     * @param array<string, mixed> $options what dlock's lock constructors take
+     *        (hosts, session_timeout, connect_timeout, auth, data, ...), plus
+     *        "prefix": the ZooKeeper path under which resources live.
+     *        Invalid options are a \ValueError or \TypeError here, before any
+     *        network traffic.
+     */
+    public function __construct(array $options = [])
+    {
+        $prefix = $options['prefix'] ?? self::DEFAULT_PREFIX;
+        unset($options['prefix']);
+        if (!\is_string($prefix) || !str_starts_with($prefix, '/') || str_ends_with($prefix, '/')) {
+            throw new InvalidArgumentException('DlockStore: "prefix" must be an absolute ZooKeeper path without a trailing "/".');
+        }
+        $this->prefix = $prefix;
+        $this->options = $options;
+        // dlock validates the path and every option in the constructor, without
+        // connecting: a bad option fails here rather than at the first save()
+        new \DistributedReadWriteLock($prefix . '/probe', $options);
+    }
+
+    /** The ZooKeeper path of a resource name. */
+    public function pathOf(string $resource): string
+    {
+        if ($resource === '') {
+            throw new InvalidArgumentException('DlockStore: the resource name must not be empty.');
+        }
+        $name = rawurlencode($resource);
+        // rawurlencode() leaves "." alone, and "." or ".." is not a valid path
+        // segment; writing those dots as %2E stays one-to-one, since
+        // rawurlencode() never produces "%2E" itself
+        if (trim($name, '.') === '') {
+            $name = str_repeat('%2E', \strlen($name));
+        }
+        return $this->prefix . '/' . $name;
+    }
+
+    public function save(Key $key): void
+    {
+        $this->lock($key, 'write', false);
+    }
+
+    public function waitAndSave(Key $key): void
+    {
+        $this->lock($key, 'write', true);
+    }
+
+    public function saveRead(Key $key): void
+    {
+        $this->lock($key, 'read', false);
+    }
+
+    public function waitAndSaveRead(Key $key): void
+    {
+        $this->lock($key, 'read', true);
+    }
+
+    public function delete(Key $key): void
+    {
+        if (!$key->hasState(self::STATE)) {
+            return;
+        }
+        [$rw, $mode] = $key->getState(self::STATE);
+        $key->removeState(self::STATE);
+        if ($mode === null) {
+            return;
+        }
+        try {
+            self::part($rw, $mode)->release();
+        } catch (\DistributedLockLostException $e) {
+            // no longer held: what delete() wants is already true
+        } catch (\DistributedLockException $e) {
+            // e.g. the server is unreachable: released locally, the delete is
+            // retried by dlock in the background after the reconnect
+            throw new LockReleasingException(sprintf('Failed to release the "%s" lock: %s', $key, $e->getMessage()), 0, $e);
+        }
+    }
+
+    public function exists(Key $key): bool
+    {
+        if (!$key->hasState(self::STATE)) {
+            return false;
+        }
+        [$rw, $mode] = $key->getState(self::STATE);
+        return $mode !== null && self::part($rw, $mode)->isAcquired();
+    }
+
+    /**
+     * A dlock lock does not expire while its session lives, so there is
+     * nothing to extend and nothing is ever shortened; this only checks that
+     * the lock is still certainly held.
+     */
+    public function putOffExpiration(Key $key, float $ttl): void
+    {
+        if (!$this->exists($key)) {
+            throw new LockConflictedException(sprintf('The "%s" lock is no longer held.', $key));
+        }
+    }
+
+    /**
+     * The fencing token of the hold behind $key (see dlock's README, "Fencing
+     * tokens"): strictly increasing across successive holders of a resource.
+     *
+     * @throws LockConflictedException when $key does not hold its lock
+     */
+    public static function fencingToken(Key $key): int
+    {
+        if ($key->hasState(self::STATE)) {
+            [$rw, $mode] = $key->getState(self::STATE);
+            if ($mode !== null) {
+                try {
+                    return self::part($rw, $mode)->getFencingToken();
+                } catch (\DistributedLockException $e) {
+                    throw new LockConflictedException(sprintf('The "%s" lock is not held: %s', $key, $e->getMessage()), 0, $e);
+                }
+            }
+        }
+        throw new LockConflictedException(sprintf('The "%s" lock is not held.', $key));
+    }
+
+    private static function part(\DistributedReadWriteLock $rw, string $mode): \DistributedLock
+    {
+        return $mode === 'write' ? $rw->writeLock() : $rw->readLock();
+    }
+
+    /** save/saveRead/waitAndSave/waitAndSaveRead: take $want ('read'|'write') for $key. */
+    private function lock(Key $key, string $want, bool $blocking): void
+    {
+        if ($key->hasState(self::STATE)) {
+            [$rw, $mode] = $key->getState(self::STATE);
+        } else {
+            try {
+                $rw = new \DistributedReadWriteLock($this->pathOf((string) $key), $this->options);
+            } catch (\ValueError $e) {
+                throw new InvalidArgumentException(sprintf('DlockStore: cannot lock "%s": %s', $key, $e->getMessage()), 0, $e);
+            }
+            $mode = null;
+            $key->setState(self::STATE, [$rw, null]);
+            $key->markUnserializable();
+        }
+
+        if ($mode !== null && !self::part($rw, $mode)->isAcquired()) {
+            // the hold was lost (session expired): forget it and start over
+            try {
+                self::part($rw, $mode)->release();
+            } catch (\DistributedLockException $e) {
+                // expected: release() of a lost lock throws and clears it
+            }
+            $mode = null;
+            $key->setState(self::STATE, [$rw, null]);
+        }
+
+        if ($mode === $want) {
+            return; // saving again in the same mode
+        }
+        if ($mode === 'read') {
+            $this->promote($key, $rw, $blocking);
+        } elseif ($mode === 'write') {
+            $this->demote($key, $rw, $blocking);
+        } else {
+            $this->take($key, self::part($rw, $want), $blocking);
+        }
+        $key->setState(self::STATE, [$rw, $want]);
+    }
+
+    /** Takes a part that $key does not hold yet. */
+    private function take(Key $key, \DistributedLock $part, bool $blocking): void
+    {
+        try {
+            $ok = $blocking ? $part->acquire() : $part->tryAcquire();
+        } catch (\DistributedLockConnectionException | \DistributedLockLostException $e) {
+            throw new LockAcquiringException(sprintf('Failed to acquire the "%s" lock: %s', $key, $e->getMessage()), 0, $e);
+        } catch (\DistributedLockException $e) {
+            // dlock refused to wait: this process already holds the lock through
+            // another key (it would wait for itself), or dlock.max_wait ran out
+            throw new LockConflictedException(sprintf('The "%s" lock cannot be taken: %s', $key, $e->getMessage()), 0, $e);
+        }
+        if (!$ok) {
+            throw new LockConflictedException(sprintf('The "%s" lock is held by someone else.', $key));
+        }
+    }
+
+    /**
+     * Read to write. dlock has no atomic upgrade (a write node queued behind
+     * our own read would wait for itself, which dlock refuses): the read lock
+     * is released and the write lock taken, as flock() converts a lock (and so
+     * Symfony's FlockStore). Non-blocking, a promotion while others read is
+     * refused up front and the read lock kept; if a writer slips in between
+     * the release and the take, the read lock is taken back when it can be.
+     */
+    private function promote(Key $key, \DistributedReadWriteLock $rw, bool $blocking): void
+    {
+        if (!$blocking) {
+            try {
+                $holders = array_filter(\DistributedReadWriteLock::participants($rw->getPath(), $this->options),
+                    fn(array $p): bool => $p['holder']);
+            } catch (\DistributedLockException $e) {
+                throw new LockAcquiringException(sprintf('Failed to promote the "%s" lock: %s', $key, $e->getMessage()), 0, $e);
+            }
+            if (\count($holders) > 1) {
+                throw new LockConflictedException(sprintf('The "%s" lock is read by others: it cannot be promoted now.', $key));
+            }
+        }
+        self::releaseQuietly($rw->readLock());
+        $key->setState(self::STATE, [$rw, null]);
+        try {
+            $this->take($key, $rw->writeLock(), $blocking);
+        } catch (LockConflictedException | LockAcquiringException $e) {
+            if (!$blocking && $this->retake($rw->readLock())) {
+                $key->setState(self::STATE, [$rw, 'read']);
+            }
+            throw $e;
+        }
+    }
+
+    /**
+     * Write to read: take the read lock while holding the write lock, then
+     * release the write lock. dlock refuses this while another writer is
+     * queued behind ours (it would hold beside our read lock): that is a
+     * LockConflictedException, and the key keeps its write lock.
+     */
+    private function demote(Key $key, \DistributedReadWriteLock $rw, bool $blocking): void
+    {
+        try {
+            $ok = $blocking ? $rw->readLock()->acquire() : $rw->readLock()->tryAcquire();
+        } catch (\DistributedLockConnectionException | \DistributedLockLostException $e) {
+            throw new LockAcquiringException(sprintf('Failed to demote the "%s" lock: %s', $key, $e->getMessage()), 0, $e);
+        } catch (\DistributedLockException $e) {
+            throw new LockConflictedException(sprintf('The "%s" lock cannot be demoted now: %s', $key, $e->getMessage()), 0, $e);
+        }
+        if (!$ok) {
+            throw new LockConflictedException(sprintf('The "%s" lock cannot be demoted now.', $key));
+        }
+        self::releaseQuietly($rw->writeLock());
+    }
+
+    private function retake(\DistributedLock $part): bool
+    {
+        try {
+            return $part->tryAcquire();
+        } catch (\DistributedLockException $e) {
+            return false;
+        }
+    }
+
+    private static function releaseQuietly(\DistributedLock $part): void
+    {
+        try {
+            $part->release();
+        } catch (\DistributedLockException $e) {
+            // lost or released locally: not held either way
+        }
+    }
+}
