@@ -9,6 +9,7 @@
 #                           their own Redis use ports from this + 10 on)
 #   DLOCK_VALGRIND=1        also run the phpt suite under valgrind (leaks and errors fail)
 #   DLOCK_BENCH_SMOKE=1     also run the benchmark at small sizes (it must complete, counters exact)
+# With no arguments it also runs the bridges' PHPUnit tests (scripts/test_bridges.sh).
 #   DLOCK_TORTURE_SECONDS=45  length of each randomized fault checker run (0 skips the stage;
 #                           only with the default test selection)
 set -uo pipefail
@@ -83,6 +84,22 @@ phpt() {
 args=("$@")
 ((${#args[@]})) || args=(tests/)
 phpt "${args[@]}"
+
+# the Symfony and Laravel bridges (PHPUnit) and the composer/PIE checks
+if ((${#@} == 0)); then
+	echo "== bridges (scripts/test_bridges.sh)"
+	out=$(DLOCK_TEST_HOSTS=$hosts scripts/test_bridges.sh 2>&1)
+	line=$(echo "$out" | tail -1)
+	if [[ $line =~ ^([0-9]+)\ passed,\ ([0-9]+)\ failed$ ]]; then
+		passed=$((passed + BASH_REMATCH[1]))
+		failed=$((failed + BASH_REMATCH[2]))
+		((BASH_REMATCH[2] == 0)) || echo "$out" | tail -40
+	else
+		failed=$((failed + 1))
+		echo "$out" | tail -40
+	fi
+	echo "  $line"
+fi
 
 # the randomized fault checker (scripts/torture.sh): fixed seeds in both server
 # modes, then one random seed; each run is one test
