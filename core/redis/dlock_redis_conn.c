@@ -270,15 +270,25 @@ int dlock_redis_conn_call(dlock_redis_conn *c, int argc, const char **argv, cons
                           int64_t deadline, const dlock_interrupt *intr, redisReply **reply,
                           dlock_err *err)
 {
-	int rc;
+	int attempt, rc = DLOCK_OK;
 
 	*reply = NULL;
-	if ((rc = dlock_redis_conn_open(c, deadline, err)) != DLOCK_OK) {
-		return rc;
+	for (attempt = 0; attempt < 2; attempt++) {
+		/* a pooled connection may have died while idle (server restart,
+		 * fail-over, idle timeout): one more try on a fresh one */
+		int reused = c->ctx && c->pid == getpid();
+
+		if ((rc = dlock_redis_conn_open(c, deadline, err)) != DLOCK_OK) {
+			return rc;
+		}
+		if (redisAppendCommandArgv(c->ctx, argc, argv, lens) != REDIS_OK) {
+			dlock_redis_conn_drop(c);
+			return dlock_err_set(err, DLOCK_ENOMEM, 0, "out of memory");
+		}
+		rc = dlock_redis_conn_read(c, deadline, intr, reply, err);
+		if (rc != DLOCK_ECONNLOSS || !reused || (deadline >= 0 && dlock_now_ms() >= deadline)) {
+			break;
+		}
 	}
-	if (redisAppendCommandArgv(c->ctx, argc, argv, lens) != REDIS_OK) {
-		dlock_redis_conn_drop(c);
-		return dlock_err_set(err, DLOCK_ENOMEM, 0, "out of memory");
-	}
-	return dlock_redis_conn_read(c, deadline, intr, reply, err);
+	return rc;
 }

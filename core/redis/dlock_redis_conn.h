@@ -39,7 +39,8 @@ void dlock_redis_conn_drop(dlock_redis_conn *c);
 
 /* Sends argv and waits for its reply until deadline (ms on dlock_now_ms's
  * clock; < 0: none), calling intr between slices; connects first when
- * needed. On DLOCK_OK *reply is the reply (freeReplyObject by the caller;
+ * needed; a pooled connection found dead on use is replaced once (the
+ * callers' commands are all safe to repeat). On DLOCK_OK *reply is the reply (freeReplyObject by the caller;
  * a server error reply is returned as such). Otherwise *reply is NULL and
  * the code is DLOCK_ECONNECT (could not connect or authenticate),
  * DLOCK_ECONNLOSS (I/O failed, or no reply by the deadline: the command may
