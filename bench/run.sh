@@ -13,7 +13,7 @@ mkdir -p bench/bin
 cc="gcc -O2 -std=gnu11 -Wall"
 $cc -o bench/bin/floor bench/floor.c -lzookeeper_mt -lpthread
 $cc -o bench/bin/recipe bench/recipe.c -lzookeeper_mt -lpthread
-$cc -o bench/bin/herd bench/herd.c core/dlock_*.c -lzookeeper_mt -lpthread
+$cc -o bench/bin/herd bench/herd.c core/dlock_*.c core/redis/*.c -lzookeeper_mt -lhiredis -lpthread
 jars="curator-client curator-framework curator-recipes zookeeper zookeeper-jute guava slf4j-api slf4j-nop
       netty-handler netty-common netty-transport netty-buffer netty-resolver netty-codec
       netty-transport-native-epoll netty-transport-native-unix-common"
