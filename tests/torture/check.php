@@ -19,8 +19,11 @@
  *    never returned;
  *  - flat memory: a contender's PHP memory after warm-up grows < 512 KB;
  *  - no crash and no "bad" outcome a contender saw (a non-reentrant lock
- *    taken twice, an upgrade granted, an unexpected exception type), and no
- *    leftover node once every contender ended (torture.php asks the server).
+ *    taken twice, an upgrade granted, an unexpected exception type, a
+ *    participants() list with two holders), and no leftover node or key once
+ *    every contender ended (torture.php asks the server).
+ * The bounds depend on the backend: torture.php writes RUN_DIR/mode (the
+ * MODE argument: standalone, ensemble or redis).
  * Usage as a library: torture_check($run) returns [violations, stats]; as a
  * command: php check.php RUN_DIR. */
 
@@ -29,6 +32,14 @@ const TORTURE_ST = 2.0;     /* contenders' session_timeout, s */
 const TORTURE_CAP = 15.0;   /* dlock.max_wait for untimed acquires, s */
 const TORTURE_SLACK = 4.0;  /* scheduling on a loaded 2-core machine, s */
 const TORTURE_SEM = 2;      /* the semaphore's leases */
+/* Redis mode: the contenders' lease, and from core/redis/dlock_redis_lock.c:
+ * RL_GRACE_MS (a lock call of a timed acquire may run this far past the
+ * timeout), RL_BACKOFF_MS (between reconnects) and DLOCK_REDIS_WAIT_TTL_MS
+ * (a dead waiter's place outlives its last heartbeat by this) */
+const TORTURE_LEASE = 1.5;
+const TORTURE_GRACE = 0.5;
+const TORTURE_BACKOFF = 0.1;
+const TORTURE_WAIT_TTL = 2.5;
 
 function torture_jsonl(string $file): array
 {
@@ -44,8 +55,11 @@ function torture_jsonl(string $file): array
 
 /** The longest a call may take: timed calls get their timeout + 1 s, every
  * call may first wait connect_timeout for a session or a reconnect. */
-function torture_bound(array $op): float
+function torture_bound(array $op, string $mode = 'standalone'): float
 {
+    if ($mode === 'redis') {
+        return torture_bound_redis($op);
+    }
     $to = $op['to'];
     switch ($op['op']) {
         case 'tryAcquire':
@@ -57,6 +71,57 @@ function torture_bound(array $op): float
         default: /* release, isAcquired, checkHeld, drop (a release in the destructor) */
             return TORTURE_CT + TORTURE_SLACK;
     }
+}
+
+/** On Redis, read off core/redis/dlock_redis_lock.c and dlock_multi_class.c:
+ *  - an acquire with timeout T (T = dlock.max_wait without one) sends no lock
+ *    call whose deadline is past T + GRACE, and after its last one either
+ *    leaves the queue (one call, deadline connect_timeout) or was in a BLPOP
+ *    whose deadline is T + connect_timeout: T + GRACE + CT;
+ *  - a release retries a lost connection only while the hold is certain (at
+ *    most one lease from its start), each try bounded by connect_timeout:
+ *    LEASE + CT (+ one backoff);
+ *  - checkHeld() and participants() are one script call: CT; isAcquired()
+ *    asks no server (the watchdog's certainty is read under its mutex);
+ *  - a multi-lock of n parts acquires part by part: timed, the first part
+ *    that overruns leaves the rest a try each (GRACE) and a failure unwinds
+ *    the parts taken (a release each); untimed, every part gets its own
+ *    dlock.max_wait. synchronized() is an acquire and a release. */
+function torture_bound_redis(array $op): float
+{
+    $n = preg_match('/^multi-(\d+)$/', (string) $op['lock'], $m) ? (int) $m[1] : 1;
+    $acq = fn(?float $t) => ($t ?? TORTURE_CAP) + TORTURE_GRACE + TORTURE_CT;
+    $rel = TORTURE_LEASE + TORTURE_CT + TORTURE_BACKOFF;
+    switch ($op['op']) {
+        case 'tryAcquire':
+        case 'acquire':
+            if ($n > 1) {
+                $b = $op['to'] === null ? $n * $acq(null) : $acq($op['to']) + ($n - 1) * TORTURE_GRACE;
+                return $b + ($n - 1) * $rel + TORTURE_SLACK;
+            }
+            return $acq($op['to']) + TORTURE_SLACK;
+        case 'synchronized':
+            return $acq($op['to']) + $rel + TORTURE_SLACK;
+        case 'release':
+        case 'drop':
+            return $n * $rel + TORTURE_SLACK;
+        case 'isAcquired':
+            return TORTURE_SLACK;
+        default: /* checkHeld, participants */
+            return $n * TORTURE_CT + TORTURE_SLACK;
+    }
+}
+
+/** The longest any call may take in $mode (the hang watchdog waits longer). */
+function torture_max_bound(string $mode): float
+{
+    $b = 0.0;
+    foreach (['acquire', 'synchronized', 'release', 'participants'] as $o) {
+        foreach (['x', 'multi-3'] as $l) {
+            $b = max($b, torture_bound(['op' => $o, 'lock' => $l, 'to' => null], $mode));
+        }
+    }
+    return $b;
 }
 
 /** Seconds of [s, e] during which process $pid was stopped. */
@@ -87,6 +152,7 @@ function torture_check(string $run): array
     $v = [];
     $stats = ['ops' => 0, 'holds' => 0, 'certain' => 0, 'writes' => 0, 'rejected' => 0, 'faults' => 0,
               'lost' => 0, 'exceptions' => 0];
+    $mode = is_file("$run/mode") ? trim((string) file_get_contents("$run/mode")) : 'standalone';
     $pauses = [];
     foreach (torture_jsonl("$run/faults.jsonl") as $f) {
         $stats['faults']++;
@@ -123,9 +189,10 @@ function torture_check(string $run): array
                         $v[] = "pid $r[pid]: $r[op]($r[lock]) threw $r[r]";
                     }
                     $took = $r['e'] - $r['s'] - torture_paused($pauses, $r['pid'], $r['s'], $r['e']);
-                    if ($took > torture_bound($r)) {
+                    if ($took > torture_bound($r, $mode)) {
                         $v[] = sprintf('pid %d: %s(%s, timeout %s) took %.2f s, bound %.2f s: %s', $r['pid'],
-                            $r['op'], $r['lock'], var_export($r['to'], true), $took, torture_bound($r), $r['r']);
+                            $r['op'], $r['lock'], var_export($r['to'], true), $took, torture_bound($r, $mode),
+                            $r['r']);
                     }
                     break;
                 case 'w':

@@ -13,7 +13,12 @@
  *   end   a hold ended (how), op (call, timeout, start, end, outcome), mem
  * Critical sections write through a fenced store (a file per resource keeping
  * the highest token accepted, under flock) that rejects older tokens.
+ * HOSTS is a ZooKeeper host list, or a redis:// DSN: then only the exclusive
+ * lock's scenarios run (Redis offers no read-write lock or semaphore), with
+ * a lease of TORTURE_LEASE renewed by the watchdog.
  *   php contender.php RUN_DIR SEED DEADLINE HOSTS ID */
+
+require __DIR__ . '/check.php'; /* the run's constants (it runs nothing when included) */
 
 if ($argc < 6) {
     fwrite(STDERR, "usage: contender.php RUN_DIR SEED DEADLINE HOSTS ID\n");
@@ -25,7 +30,9 @@ $deadline = (float) $deadline;
 mt_srand($seed);
 $pid = getmypid();
 $root = '/torture-' . intdiv($seed, 1000);  /* torture.php gives contender seeds RUNSEED*1000+n */
-$opts = ['hosts' => $hosts, 'session_timeout' => 2000, 'connect_timeout' => 3];
+$redis = str_starts_with($hosts, 'redis://');
+$opts = $redis ? ['dsn' => $hosts, 'lease' => TORTURE_LEASE, 'connect_timeout' => TORTURE_CT]
+               : ['hosts' => $hosts, 'session_timeout' => (int) (TORTURE_ST * 1000), 'connect_timeout' => TORTURE_CT];
 $hist = fopen("$run/hist-$pid.jsonl", 'a');
 $holdSeq = 0;
 $allowThrow = false; /* SIGUSR1 may throw only while we are inside a dlock call */
@@ -387,10 +394,11 @@ function sc_multi(): void
         $n = basename($l->getPath());
         $parts[] = [$n, 'X'];
     }
-    $id = take($m, $parts, 'multi');
+    $label = 'multi-' . count($parts); /* its call bounds depend on the parts (check.php) */
+    $id = take($m, $parts, $label);
     if ($id !== null) {
         crit($m, $id, $parts);
-        give($m, $id, 'multi');
+        give($m, $id, $label);
     }
 }
 
@@ -427,13 +435,27 @@ function sc_synchronized(): void
 
 function sc_participants(): void
 {
-    global $opts, $root;
-    $paths = ["$root/m0", "$root/rw", "$root/sem"];
+    global $opts, $root, $redis;
+    $paths = $redis ? ["$root/m0", "$root/m1", "$root/orders/o" . mt_rand(0, 4)] : ["$root/m0", "$root/rw", "$root/sem"];
     $p = $paths[mt_rand(0, 2)];
     try {
         $n = op('participants', basename($p), null, fn() => basename($p) === 'sem'
             ? DistributedSemaphore::participants($p, 2, $opts) : DistributedLock::participants($p, $opts));
     } catch (DistributedLockException | TortureSignal $e) {
+        return;
+    }
+    /* an exclusive lock's list: at most one holder, and it comes first */
+    if (basename($p) !== 'sem' && basename($p) !== 'rw') {
+        foreach ($n as $i => $e) {
+            if ($e['holder'] && $i > 0) {
+                rec(['t' => 'bad', 'what' => basename($p) . ': participants() names a holder at position '
+                     . "$i: " . json_encode($n)]);
+                break;
+            }
+        }
+        if (count(array_unique(array_column($n, 'node'))) !== count($n)) {
+            rec(['t' => 'bad', 'what' => basename($p) . ': participants() names one twice: ' . json_encode($n)]);
+        }
     }
 }
 
@@ -461,9 +483,12 @@ function sc_wrong_order(): void
     }
 }
 
-$scenarios = ['sc_mutex' => 30, 'sc_nonreentrant' => 5, 'sc_read' => 12, 'sc_write' => 12,
-              'sc_upgrade' => 4, 'sc_semaphore' => 12, 'sc_multi' => 10, 'sc_synchronized' => 8,
-              'sc_wrong_order' => 7, 'sc_participants' => 2];
+$scenarios = $redis
+    ? ['sc_mutex' => 40, 'sc_nonreentrant' => 8, 'sc_multi' => 18, 'sc_synchronized' => 14,
+       'sc_wrong_order' => 12, 'sc_participants' => 4] /* Redis: exclusive locks only */
+    : ['sc_mutex' => 30, 'sc_nonreentrant' => 5, 'sc_read' => 12, 'sc_write' => 12,
+       'sc_upgrade' => 4, 'sc_semaphore' => 12, 'sc_multi' => 10, 'sc_synchronized' => 8,
+       'sc_wrong_order' => 7, 'sc_participants' => 2];
 $total = array_sum($scenarios);
 $n = 0;
 while (microtime(true) < $deadline) {
