@@ -7,14 +7,20 @@
  *   kill       kill -9 a contender (its locks go with its session)
  *   signal     SIGUSR1 bursts (the contender's handler may throw mid-wait)
  *   server     standalone: kill -9 ZooKeeper and restart it on its data;
- *              ensemble: kill -9 the leader and restart it
+ *              ensemble: kill -9 the leader and restart it;
+ *              redis: kill -9 Redis (appendfsync always) and restart it on
+ *              its append-only file
  *   stall/drop/halfclose/delay   network faults through proxy.c
  * A watchdog takes a gdb backtrace of a contender that made no progress for
  * a bound no call may exceed, and records a hang. After the deadline every
  * fault is undone, every contender must end on its own, and every lock path
- * must be free with no node left. Then check.php judges the histories.
+ * must be free with no node left (on Redis: no key but the fencing counters
+ * and the unlock latches, which expire). Then check.php judges the histories.
  *   php torture.php RUN SEED SECONDS K MODE DIRECT_HOSTS PROXIED_HOSTS
- *                   CONTROL_PORT ZK_SH BASE_PORT */
+ *                   CONTROL_PORT SERVER_SH BASE_PORT
+ * MODE standalone or ensemble: SERVER_SH is scripts/zk.sh, *_HOSTS host
+ * lists; MODE redis: SERVER_SH is scripts/redis.sh, BASE_PORT the Redis
+ * server's port, *_HOSTS redis:// DSNs. */
 
 require __DIR__ . '/check.php';
 
@@ -27,7 +33,8 @@ $end = $start + (float) $seconds;
 $php = escapeshellarg(PHP_BINARY) . ' -n -d ' . escapeshellarg('extension=' . getenv('DLOCK_SO'))
      . ' -d dlock.max_wait=' . TORTURE_CAP;
 $root = "/torture-$seed";
-$hang = TORTURE_CAP + 1.0 + TORTURE_CT + TORTURE_SLACK + 25.0; /* no call lasts longer */
+$hang = torture_max_bound($mode) + 25.0; /* no call lasts longer */
+file_put_contents("$run/mode", "$mode\n"); /* check.php's bounds depend on it */
 
 function flog(string $file, array $r): void
 {
@@ -159,6 +166,133 @@ function zk(string ...$args)
     return [$proc, $pipes[1]];
 }
 
+/** One command to the Redis server (BASE_PORT) in raw RESP: torture.php runs
+ * with php -n, without php-redis. Errors throw RuntimeException. */
+function resp(array $args)
+{
+    static $s = null;
+    global $base;
+    if ($s === null) {
+        if (!($s = @stream_socket_client("tcp://127.0.0.1:$base", $errno, $errstr, 5))) {
+            throw new RuntimeException("cannot reach Redis on $base: $errstr");
+        }
+        stream_set_timeout($s, 10);
+    }
+    $cmd = '*' . count($args) . "\r\n";
+    foreach ($args as $a) {
+        $cmd .= '$' . strlen((string) $a) . "\r\n$a\r\n";
+    }
+    fwrite($s, $cmd);
+    return resp_read($s);
+}
+
+function resp_read($s)
+{
+    $line = fgets($s);
+    if ($line === false || strlen($line) < 3) {
+        throw new RuntimeException('Redis: no reply');
+    }
+    $v = substr($line, 1, -2);
+    switch ($line[0]) {
+        case '+':
+            return $v;
+        case '-':
+            throw new RuntimeException("Redis: $v");
+        case ':':
+            return (int) $v;
+        case '$':
+            if ((int) $v < 0) {
+                return null;
+            }
+            for ($d = '', $n = (int) $v + 2; strlen($d) < $n; $d .= $c) {
+                if (($c = fread($s, $n - strlen($d))) === false || $c === '') {
+                    throw new RuntimeException('Redis: reply cut short');
+                }
+            }
+            return substr($d, 0, -2);
+        case '*':
+            $a = [];
+            for ($i = (int) $v; $i > 0; $i--) {
+                $a[] = resp_read($s);
+            }
+            return $a;
+    }
+    throw new RuntimeException("Redis: unexpected reply '$line'");
+}
+
+/** Redis mode's leftover check. Every lock name must be free within a lease
+ * (a killed holder's) plus a dead waiter's heartbeat TTL plus slack, hold
+ * only us while we hold it and nobody after; then, once their TTLs ran out,
+ * no key may remain but the fencing counters (redisson_lock_token:*, kept
+ * for ever by design) and unlock latches that still have a TTL: no lock
+ * hash, no dlock_queue:*, dlock_wait:* or dlock_wake:* key, and no key at
+ * all without a TTL. */
+function redis_leftovers(): void
+{
+    global $root, $direct;
+    $o = ['dsn' => $direct, 'lease' => TORTURE_LEASE, 'connect_timeout' => 10];
+    $wait = TORTURE_LEASE + TORTURE_WAIT_TTL + 3.0;
+    $names = ["$root/m0", "$root/m1"];
+    for ($i = 0; $i < 5; $i++) {
+        $names[] = "$root/orders/o$i";
+    }
+    foreach ($names as $p) {
+        try {
+            $l = new DistributedLock($p, $o);
+            if (!$l->acquire($wait)) {
+                $left = json_encode(DistributedLock::participants($p, $o));
+                flog('violations.jsonl', ['what' => "$p still taken $wait s after every contender ended: $left"]);
+                continue;
+            }
+            $held = DistributedLock::participants($p, $o);
+            $l->release();
+            $after = DistributedLock::participants($p, $o);
+            if (count($held) !== 1 || !$held[0]['holder'] || $after) {
+                flog('violations.jsonl', ['what' => "$p: participants while we held it " . json_encode($held)
+                    . ', after our release ' . json_encode($after)]);
+            }
+        } catch (DistributedLockException $e) {
+            flog('violations.jsonl', ['what' => "$p: leftover check failed: " . get_class($e) . ': '
+                . $e->getMessage()]);
+        }
+    }
+    /* a queue key's own TTL is 4 heartbeat TTLs: nothing may outlive that */
+    $s = microtime(true);
+    $limit = $s + 4 * TORTURE_WAIT_TTL + 2.0;
+    try {
+        for (;;) {
+            $left = [];
+            $forever = [];
+            foreach (resp(['KEYS', '*']) as $k) {
+                if (str_starts_with($k, 'redisson_lock_token:')) {
+                    continue;
+                }
+                $ttl = resp(['PTTL', $k]);
+                if ($ttl === -1) {
+                    $forever[] = $k;
+                } elseif ($ttl >= 0 && !str_starts_with($k, 'redisson_unlock_latch:')) {
+                    $left[$k] = $ttl;
+                }
+            }
+            if ($forever) {
+                flog('violations.jsonl', ['what' => 'keys without a TTL after the run: ' . json_encode($forever)]);
+            }
+            if (!$left || $forever || microtime(true) >= $limit) {
+                break;
+            }
+            usleep(100000);
+        }
+        if ($left) {
+            flog('violations.jsonl', ['what' => sprintf('keys left %.1f s after every lock was released '
+                . '(key => ms to live): %s', microtime(true) - $s, json_encode($left))]);
+        } else {
+            say(sprintf('no keys left after %.1f s', microtime(true) - $s));
+        }
+    } catch (RuntimeException $e) {
+        flog('violations.jsonl', ['what' => 'leftover key check failed: ' . $e->getMessage()]);
+    }
+}
+
 /* ---- the schedule ---- */
 $events = [];        /* [due, callable] */
 $server = null;      /* a server fault in progress: ['proc' => zk.sh running, 'then' => callable] */
@@ -243,6 +377,16 @@ function fault(): void
                     global $server, $base;
                     $server = ['proc' => zk('restart-node', $base, $id), 'what' => "restart node $id"];
                 });
+            } elseif ($mode === 'redis') {
+                $p = zk('kill', $base);
+                stream_get_contents($p[1]);
+                proc_close($p[0]);
+                say("Redis killed for $d s");
+                $serverDown = true;
+                after($d, function () {
+                    global $server, $base;
+                    $server = ['proc' => zk('restart', $base), 'what' => 'restart'];
+                });
             } else {
                 $p = zk('crash', $base);
                 stream_get_contents($p[1]);
@@ -298,7 +442,7 @@ function server_step(): void
     }
     proc_close($server['proc'][0]);
     if ($st['exitcode'] !== 0) {
-        flog('violations.jsonl', ['what' => "ZooKeeper did not come back ($server[what]): see zk.log"]);
+        flog('violations.jsonl', ['what' => "the server did not come back ($server[what]): see zk.log"]);
     }
     $server = null;
     $serverDown = false;
@@ -362,42 +506,46 @@ foreach ($slots as $c) {
  * of killed contenders expire), and no node may remain once we release */
 say('checking for leftover nodes');
 ini_set('dlock.async_release', '0');
-$o = ['hosts' => $direct, 'connect_timeout' => 10];
-$wait = TORTURE_ST + 15.0;
-$paths = ["$root/m0", "$root/m1", "$root/rw", "$root/sem"];
-for ($i = 0; $i < 5; $i++) {
-    $paths[] = "$root/orders/o$i";
-}
-function nodes(string $p, array $o): array
-{
-    return match (basename($p)) {
-        'rw' => DistributedReadWriteLock::participants($p, $o),
-        'sem' => DistributedSemaphore::participants($p, 1, $o),
-        default => DistributedLock::participants($p, $o),
-    };
-}
-foreach ($paths as $p) {
-    try {
-        if (basename($p) === 'rw') {
-            $l = (new DistributedReadWriteLock($p, $o))->writeLock();
-        } elseif (basename($p) === 'sem') {
-            $l = new DistributedSemaphore($p, 1, $o);
-        } else {
-            $l = new DistributedLock($p, $o);
+if ($mode === 'redis') {
+    redis_leftovers();
+} else {
+    $o = ['hosts' => $direct, 'connect_timeout' => 10];
+    $wait = TORTURE_ST + 15.0;
+    $paths = ["$root/m0", "$root/m1", "$root/rw", "$root/sem"];
+    for ($i = 0; $i < 5; $i++) {
+        $paths[] = "$root/orders/o$i";
+    }
+    function nodes(string $p, array $o): array
+    {
+        return match (basename($p)) {
+            'rw' => DistributedReadWriteLock::participants($p, $o),
+            'sem' => DistributedSemaphore::participants($p, 1, $o),
+            default => DistributedLock::participants($p, $o),
+        };
+    }
+    foreach ($paths as $p) {
+        try {
+            if (basename($p) === 'rw') {
+                $l = (new DistributedReadWriteLock($p, $o))->writeLock();
+            } elseif (basename($p) === 'sem') {
+                $l = new DistributedSemaphore($p, 1, $o);
+            } else {
+                $l = new DistributedLock($p, $o);
+            }
+            if (!$l->acquire($wait)) {
+                $left = json_encode(nodes($p, $o));
+                flog('violations.jsonl', ['what' => "$p still taken $wait s after every contender ended: $left"]);
+                continue;
+            }
+            $n = count(nodes($p, $o));
+            $l->release();
+            $after = count(nodes($p, $o));
+            if ($n !== 1 || $after !== 0) {
+                flog('violations.jsonl', ['what' => "$p: $n nodes while we held it, $after after our release"]);
+            }
+        } catch (DistributedLockException $e) {
+            flog('violations.jsonl', ['what' => "$p: leftover check failed: " . $e->getMessage()]);
         }
-        if (!$l->acquire($wait)) {
-            $left = json_encode(nodes($p, $o));
-            flog('violations.jsonl', ['what' => "$p still taken $wait s after every contender ended: $left"]);
-            continue;
-        }
-        $n = count(nodes($p, $o));
-        $l->release();
-        $after = count(nodes($p, $o));
-        if ($n !== 1 || $after !== 0) {
-            flog('violations.jsonl', ['what' => "$p: $n nodes while we held it, $after after our release"]);
-        }
-    } catch (DistributedLockException $e) {
-        flog('violations.jsonl', ['what' => "$p: leftover check failed: " . $e->getMessage()]);
     }
 }
 
