@@ -274,13 +274,13 @@ function redis_leftovers(): void
                     $left[$k] = $ttl;
                 }
             }
-            if ($forever) {
-                flog('violations.jsonl', ['what' => 'keys without a TTL after the run: ' . json_encode($forever)]);
-            }
-            if (!$left || $forever || microtime(true) >= $limit) {
+            if (!$left || microtime(true) >= $limit) {
                 break;
             }
             usleep(100000);
+        }
+        if ($forever) {
+            flog('violations.jsonl', ['what' => 'keys without a TTL after the run: ' . json_encode($forever)]);
         }
         if ($left) {
             flog('violations.jsonl', ['what' => sprintf('keys left %.1f s after every lock was released '
