@@ -4,11 +4,18 @@
 #include <stddef.h>
 #include <time.h>
 
+/* CLOCK_BOOTTIME goes on while the machine is suspended, CLOCK_MONOTONIC
+ * does not: a hold confirmed before a suspend must not look fresh after it
+ * (its lease or session ran out on the server meanwhile). Every user takes
+ * differences of this clock only. */
 int64_t dlock_now_ms(void)
 {
 	struct timespec ts;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
+#ifdef CLOCK_BOOTTIME
+	if (clock_gettime(CLOCK_BOOTTIME, &ts) != 0)
+#endif
+		clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 

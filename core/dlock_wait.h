@@ -20,7 +20,7 @@ typedef struct dlock_interrupt {
 /* How long one wait slice lasts before the interrupt hook runs again, ms. */
 #define DLOCK_WAIT_SLICE_MS 50
 
-/* Milliseconds on a monotonic clock. */
+/* Milliseconds on a monotonic clock that includes time suspended. */
 int64_t dlock_now_ms(void);
 
 /* Non-zero when intr (may be NULL) asks the wait to stop. */

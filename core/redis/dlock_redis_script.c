@@ -19,7 +19,8 @@
 	"if fmt == 'r' then return tonumber(redis.call('hget', k, f) or '0') end "                     \
 	"if fmt == 'l' then if redis.call('get', k) == f then return 1 end return 0 end "              \
 	"if redis.call('type', k).ok ~= 'zset' then return 0 end "                                     \
-	"if redis.call('zscore', k, f) then return 1 end return 0 end "                                \
+	"local sc = redis.call('zscore', k, f) "                                                       \
+	"if sc and tonumber(sc) > nowms() then return 1 end return 0 end "                             \
 	"local function free(k, fmt) "                                                                 \
 	"if fmt ~= 's' then return redis.call('exists', k) == 0 end "                                  \
 	"local t = redis.call('type', k).ok "                                                          \
