@@ -17,7 +17,8 @@
 
 #define RL_GRACE_MS    500 /* how far past a timed acquire's timeout a call may run */
 #define RL_BACKOFF_MS  100 /* between reconnect attempts */
-#define RL_LATCH_EXTRA_MS 1000 /* a latch outlives the retry window (connect_timeout) by this */
+#define RL_LATCH_EXTRA_MS 1000 /* a latch outlives the retry window (two connect_timeouts: the
+                                  first call's and the retries') by this */
 
 typedef struct rl_lock {
 	char *k_queue, *k_token, *k_channel; /* keys (owned) */
@@ -203,8 +204,9 @@ static void rl_leave(dlock_handle *h, dlock_redis_conn *c, const char *waiter)
 /* Blocks on our wake list for at most wait_ms; any outcome but an error
  * means "run the lock script again". */
 static int rl_block(dlock_handle *h, dlock_redis_conn *c, const char *waiter, int64_t wait_ms,
-                    const dlock_interrupt *intr, dlock_err *err)
+                    int64_t dl, const dlock_interrupt *intr, dlock_err *err)
 {
+	int64_t deadline = dlock_now_ms() + wait_ms + h->target.connect_timeout_ms;
 	rl_lock *l = h->impl;
 	char *key = malloc(strlen(l->p_wake) + strlen(waiter) + 1), secs[32];
 	const char *argv[3] = {"BLPOP", key, secs};
@@ -217,9 +219,10 @@ static int rl_block(dlock_handle *h, dlock_redis_conn *c, const char *waiter, in
 	strcpy(key, l->p_wake);
 	strcat(key, waiter);
 	snprintf(secs, sizeof(secs), "%.3f", (double)(wait_ms < 10 ? 10 : wait_ms) / 1000.0);
-	rc = dlock_redis_conn_call(c, 3, argv, NULL,
-	                           dlock_now_ms() + wait_ms + h->target.connect_timeout_ms, intr, &r,
-	                           err);
+	if (dl >= 0 && dl + RL_GRACE_MS < deadline) {
+		deadline = dl + RL_GRACE_MS; /* a stalled server: no later than a timed acquire's grace */
+	}
+	rc = dlock_redis_conn_call(c, 3, argv, NULL, deadline, intr, &r, err);
 	if (rc == DLOCK_OK) {
 		if (r->type == REDIS_REPLY_ERROR) {
 			rc = dlock_err_set(err, DLOCK_ESERVER, 0, "%s: BLPOP failed: %.160s", c->where, r->str);
@@ -343,7 +346,7 @@ int dlock_redis_lock_acquire(dlock_handle *h, const dlock_acquire_req *req, dloc
 			rc = rl_block(h, c, waiter,
 			              dl >= 0 && dl - now < DLOCK_REDIS_HEARTBEAT_MS ? dl - now
 			                                                             : DLOCK_REDIS_HEARTBEAT_MS,
-			              req->intr, err);
+			              dl, req->intr, err);
 			if (rc == DLOCK_OK) {
 				continue; /* woken, or a heartbeat is due: the lock script again */
 			}
@@ -401,7 +404,7 @@ int dlock_redis_lock_release(dlock_handle *h, int wait, int all, dlock_err *err)
 	dlock_redis_watchdog_unregister(&l->lease); /* no renewal races the unlock */
 	snprintf(ttl, sizeof(ttl), "%d", DLOCK_REDIS_WAIT_TTL_MS);
 	snprintf(latch_ttl, sizeof(latch_ttl), "%lld",
-	         (long long)(h->target.connect_timeout_ms + RL_LATCH_EXTRA_MS));
+	         (long long)(2 * h->target.connect_timeout_ms + RL_LATCH_EXTRA_MS));
 	if (!(latch = malloc(strlen(l->p_latch) + DLOCK_REDIS_FIELD_MAX + 24))) {
 		rl_forget(l);
 		return dlock_err_set(err, DLOCK_ENOMEM, 0, "out of memory");
