@@ -131,7 +131,7 @@ if [[ ${DLOCK_VALGRIND:-0} == 1 ]]; then
 	find "${args[@]}" -name '*.phpt' | grep -v 007_long_running_memory | sort >"$list"
 	USE_ZEND_ALLOC=0 ZEND_DONT_UNLOAD_MODULES=1 \
 		VALGRIND_OPTS="--trace-children-skip=*java*,*python*,/bin/sh,/usr/bin/sh,/bin/bash,/usr/bin/bash,*zk.sh --suppressions=$PWD/tests/valgrind.supp --error-exitcode=0" \
-		phpt -m -r "$list"
+		phpt -m -d pcre.jit=0 -r "$list"
 	rm -f "$list"
 fi
 if [[ ${DLOCK_BENCH_SMOKE:-0} == 1 ]]; then
