@@ -121,7 +121,9 @@ bool php_dlock_init(php_dlock_obj *o, dlock_kind kind, zend_long max_leases, zen
 	rc = dlock_handle_new(&o->set.target, kind, (int)max_leases, ZSTR_VAL(path), ZSTR_LEN(path),
 	                      &o->lock, &err);
 	if (rc == DLOCK_EINVAL) {
-		zend_argument_value_error(1, "%s", err.msg);
+		/* the name, or an option the backend refuses for this kind */
+		zend_argument_value_error(strncmp(err.msg, "option ", 7) == 0 ? opts_arg : 1, "%s",
+		                          err.msg);
 		return false;
 	}
 	if (rc != DLOCK_OK) {

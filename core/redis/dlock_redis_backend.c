@@ -35,10 +35,16 @@ static int rb_participants(const dlock_target *t, dlock_kind kind, int max_lease
 	size_t i, n = 0;
 	int rc, waiting = 0;
 
-	(void)max_leases;
-	if (kind != DLOCK_KIND_MUTEX) {
+	char fmt[16];
+
+	if (kind != DLOCK_KIND_MUTEX && kind != DLOCK_KIND_SEMAPHORE) {
 		return dlock_err_set(err, DLOCK_EUNSUPPORTED, 0,
-		                     "only exclusive locks are offered on Redis yet");
+		                     "read-write locks are not offered on Redis yet (use ZooKeeper)");
+	}
+	if (kind == DLOCK_KIND_SEMAPHORE) {
+		snprintf(fmt, sizeof(fmt), "z%d", max_leases);
+	} else {
+		snprintf(fmt, sizeof(fmt), "%c", t->format == 's' || t->format == 'l' ? t->format : 'r');
 	}
 	if ((rc = dlock_redis_name_validate(path, len, err)) != DLOCK_OK) {
 		return rc;
@@ -54,8 +60,7 @@ static int rb_participants(const dlock_target *t, dlock_kind kind, int max_lease
 		goto done;
 	}
 	{
-		const char *kv[5] = {path, k_queue, k_token, p_wait,
-		                     t->format == 's' ? "s" : t->format == 'l' ? "l" : "r"};
+		const char *kv[5] = {path, k_queue, k_token, p_wait, fmt};
 
 		rc = dlock_redis_script_call(c, DLOCK_RS_LIST, 3, 2, kv,
 		                             dlock_now_ms() + t->connect_timeout_ms, intr, &r, err);

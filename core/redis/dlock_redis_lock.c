@@ -23,6 +23,7 @@
 typedef struct rl_lock {
 	char *k_queue, *k_token, *k_channel; /* keys (owned) */
 	char *p_wait, *p_wake, *p_latch;     /* key prefixes (owned) */
+	char fmt[16];                        /* how holds look: "r", "s", "l" or "z<leases>" */
 	uint64_t owner;                      /* this object's owner id in the field */
 	uint64_t seq;                        /* attempts and releases, for unique ids */
 	unsigned holds;                      /* nested holds; > 0 only while held */
@@ -52,10 +53,13 @@ int dlock_redis_lock_new(dlock_handle *h, dlock_err *err)
 {
 	rl_lock *l;
 
-	if (h->kind != DLOCK_KIND_MUTEX) {
+	if (h->kind != DLOCK_KIND_MUTEX && h->kind != DLOCK_KIND_SEMAPHORE) {
 		return dlock_err_set(err, DLOCK_EUNSUPPORTED, 0,
-		                     "%s locks are not offered on Redis yet (use ZooKeeper)",
-		                     h->kind == DLOCK_KIND_SEMAPHORE ? "semaphore" : "read-write");
+		                     "read-write locks are not offered on Redis yet (use ZooKeeper)");
+	}
+	if (h->kind == DLOCK_KIND_SEMAPHORE && h->target.format != 'r' && h->target.format != 0) {
+		return dlock_err_set(err, DLOCK_EINVAL, 0,
+		                     "option \"format\" applies to DistributedLock only, not to semaphores");
 	}
 	if (dlock_redis_name_validate(h->path, h->path_len, err) != DLOCK_OK) {
 		return DLOCK_EINVAL;
@@ -71,6 +75,11 @@ int dlock_redis_lock_new(dlock_handle *h, dlock_err *err)
 	l->p_latch = dlock_redis_key("redisson_unlock_latch:", h->path, ":");
 	l->owner = ++rl_next_owner;
 	l->h = h;
+	if (h->kind == DLOCK_KIND_SEMAPHORE) {
+		snprintf(l->fmt, sizeof(l->fmt), "z%d", h->max_leases);
+	} else {
+		l->fmt[0] = h->target.format == 's' || h->target.format == 'l' ? h->target.format : 'r';
+	}
 	h->impl = l;
 	if (!l->k_queue || !l->k_token || !l->k_channel || !l->p_wait || !l->p_wake || !l->p_latch) {
 		dlock_redis_lock_free(h);
@@ -79,10 +88,10 @@ int dlock_redis_lock_new(dlock_handle *h, dlock_err *err)
 	return DLOCK_OK;
 }
 
-/* The format letter of h's holds, as the scripts take it. */
+/* The format of h's holds, as the scripts take it. */
 static const char *rl_fmt(const dlock_handle *h)
 {
-	return h->target.format == 's' ? "s" : h->target.format == 'l' ? "l" : "r";
+	return ((const rl_lock *)h->impl)->fmt;
 }
 
 /* Forgets the hold without a word to the server. */
@@ -243,8 +252,7 @@ static int rl_granted(dlock_handle *h, long long count, long long token, int64_t
 	l->lease.target = &h->target;
 	l->lease.key = h->path;
 	l->lease.lease_ms = h->target.lease_ms;
-	l->lease.format[0] = rl_fmt(h)[0];
-	l->lease.format[1] = '\0';
+	snprintf(l->lease.format, sizeof(l->lease.format), "%s", rl_fmt(h));
 	l->lease.max_until = h->target.max_hold_ms > 0 ? sent + h->target.max_hold_ms : -1;
 	if ((rc = dlock_redis_watchdog_register(&l->lease, sent, err)) != DLOCK_OK) {
 		return rc; /* the lease runs out on its own */
@@ -519,14 +527,16 @@ int64_t dlock_redis_lock_token(const dlock_handle *h)
 int dlock_redis_lock_self_conflict(const dlock_handle *h)
 {
 	const rl_lock *o;
+	int mine = 0;
 
 	for (o = rl_held; o; o = o->next_held) {
 		const dlock_target *t = &o->h->target;
 
-		if (o->h != h && o->holds > 0 && o->pid == getpid() && strcmp(o->h->path, h->path) == 0 &&
-		    dlock_target_same_server(t, &h->target)) {
-			return 1;
+		if (o->h != h && o->holds > 0 && o->pid == getpid() && o->h->kind == h->kind &&
+		    strcmp(o->h->path, h->path) == 0 && dlock_target_same_server(t, &h->target)) {
+			mine++;
 		}
 	}
-	return 0;
+	/* a semaphore waits for itself only when this process has every lease */
+	return h->kind == DLOCK_KIND_SEMAPHORE ? mine >= h->max_leases : mine > 0;
 }

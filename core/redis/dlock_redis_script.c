@@ -6,67 +6,85 @@
 #include <string.h>
 #include <unistd.h>
 
-/* How a hold looks on the server, by format (ARGV fmt): 'r' Redisson's RLock
- * (HASH field => count, PEXPIRE), 's' symfony/lock's RedisStore (ZSET of
- * token and "__write__" scored by expiry in ms, PEXPIREAT), 'l' Laravel's
- * RedisLock (STRING holding the owner, PX). held() is our count (0: not ours),
- * free() is true when nobody holds (expired Symfony entries are dropped),
- * take() and renew() set the lease, drop() removes our hold. */
+/* How a hold looks on the server, by format (ARGV fmt, its first letter):
+ * 'r' Redisson's RLock (HASH field => count, PEXPIRE), 's' symfony/lock's
+ * RedisStore (ZSET of token and "__write__" scored by expiry in ms,
+ * PEXPIREAT), 'l' Laravel's RedisLock (STRING holding the owner, PX), 'z'
+ * dlock's semaphore ("z<leases>": ZSET of holders scored by their own expiry,
+ * so a dead holder's lease ends while others renew theirs). held() is our
+ * count (0: not ours), avail() how many more may hold now (expired entries
+ * are dropped first), take() and setlease() set our lease, drop() removes
+ * our hold. */
 #define DLOCK_LUA_FORMATS                                                                          \
 	"local function nowms() local t = redis.call('time') "                                        \
 	"return t[1] * 1000 + math.floor(t[2] / 1000) end "                                            \
 	"local function held(k, fmt, f) "                                                              \
-	"if fmt == 'r' then return tonumber(redis.call('hget', k, f) or '0') end "                     \
-	"if fmt == 'l' then if redis.call('get', k) == f then return 1 end return 0 end "              \
+	"local c = string.sub(fmt, 1, 1) "                                                             \
+	"if c == 'r' then return tonumber(redis.call('hget', k, f) or '0') end "                       \
+	"if c == 'l' then if redis.call('get', k) == f then return 1 end return 0 end "                \
 	"if redis.call('type', k).ok ~= 'zset' then return 0 end "                                     \
 	"local sc = redis.call('zscore', k, f) "                                                       \
 	"if sc and tonumber(sc) > nowms() then return 1 end return 0 end "                             \
-	"local function free(k, fmt) "                                                                 \
-	"if fmt ~= 's' then return redis.call('exists', k) == 0 end "                                  \
+	"local function avail(k, fmt) "                                                                \
+	"local c = string.sub(fmt, 1, 1) "                                                             \
+	"if c == 'r' or c == 'l' then if redis.call('exists', k) == 0 then return 1 end return 0 end " \
 	"local t = redis.call('type', k).ok "                                                          \
-	"if t == 'none' then return true end "                                                         \
-	"if t ~= 'zset' then return false end "                                                        \
+	"if t == 'none' then if c == 'z' then return tonumber(string.sub(fmt, 2)) end return 1 end "   \
+	"if t ~= 'zset' then return 0 end "                                                            \
 	"redis.call('zremrangebyscore', k, '-inf', nowms()) "                                          \
-	"return redis.call('zcard', k) == 0 end "                                                      \
+	"local n = redis.call('zcard', k) "                                                            \
+	"if c == 'z' then return tonumber(string.sub(fmt, 2)) - n end "                                \
+	"if n == 0 then return 1 end return 0 end "                                                    \
+	"local function zexpire(k) "                                                                   \
+	"local m = redis.call('zrevrange', k, 0, 0, 'withscores')[2] "                                 \
+	"if m then redis.call('pexpireat', k, m) else redis.call('del', k) end end "                   \
 	"local function setlease(k, fmt, f, lease) "                                                   \
-	"if fmt == 'r' then redis.call('pexpire', k, lease) "                                          \
-	"elseif fmt == 'l' then redis.call('set', k, f, 'px', lease) "                                 \
+	"local c = string.sub(fmt, 1, 1) "                                                             \
+	"if c == 'r' then redis.call('pexpire', k, lease) "                                            \
+	"elseif c == 'l' then redis.call('set', k, f, 'px', lease) "                                   \
 	"else local e = nowms() + tonumber(lease) "                                                    \
-	"redis.call('zadd', k, e, f) redis.call('zadd', k, e, '__write__') "                           \
-	"redis.call('pexpireat', k, e) end end "                                                       \
+	"redis.call('zadd', k, e, f) "                                                                 \
+	"if c == 's' then redis.call('zadd', k, e, '__write__') end "                                  \
+	"zexpire(k) end end "                                                                          \
 	"local function take(k, fmt, f, lease) "                                                       \
-	"if fmt == 'r' then redis.call('hset', k, f, 1) end "                                          \
+	"if string.sub(fmt, 1, 1) == 'r' then redis.call('hset', k, f, 1) end "                        \
 	"setlease(k, fmt, f, lease) end "                                                              \
 	"local function drop(k, fmt, f) "                                                              \
-	"if fmt == 's' then redis.call('zrem', k, f, '__write__') "                                    \
-	"if redis.call('zcard', k) == 0 then redis.call('del', k) end "                                \
+	"local c = string.sub(fmt, 1, 1) "                                                             \
+	"if c == 's' then redis.call('zrem', k, f, '__write__') zexpire(k) "                           \
+	"elseif c == 'z' then redis.call('zrem', k, f) zexpire(k) "                                    \
 	"else redis.call('del', k) end end "
 
-/* Wakes the first live waiter of queue q unless it was woken already:
- * waiters whose heartbeat key (pw..id) expired are dropped on the way. One
- * LPUSH per wake-up, and dlock uses LPUSH for nothing else. */
+/* Makes sure the first n live waiters of queue q are woken: each not woken
+ * yet gets one LPUSH on its wake list (dlock uses LPUSH for nothing else);
+ * waiters whose heartbeat key (pw..id) expired are dropped on the way.
+ * Returns the number woken now: a mutex release wakes one waiter, or none
+ * when the first was woken already and has not acted yet. */
 #define DLOCK_LUA_WAKE                                                                             \
-	"local function wake(q, pw, pk, ttl) "                                                         \
-	"while true do "                                                                               \
-	"local h = redis.call('lindex', q, 0) "                                                        \
-	"if not h then return 0 end "                                                                  \
+	"local function wake(q, pw, pk, ttl, n) "                                                      \
+	"local woke, seen = 0, 0 "                                                                     \
+	"if n <= 0 then return 0 end "                                                                 \
+	"for _, h in ipairs(redis.call('lrange', q, 0, -1)) do "                                       \
 	"local st = redis.call('get', pw .. h) "                                                       \
-	"if st then "                                                                                  \
-	"if st == 'woken' then return 0 end "                                                          \
+	"if not st then redis.call('lrem', q, 1, h) "                                                  \
+	"else "                                                                                        \
+	"if st ~= 'woken' then "                                                                       \
 	"redis.call('lpush', pk .. h, '1') "                                                           \
 	"redis.call('pexpire', pk .. h, ttl) "                                                         \
 	"redis.call('set', pw .. h, 'woken', 'px', ttl) "                                              \
-	"return 1 "                                                                                    \
+	"woke = woke + 1 "                                                                             \
 	"end "                                                                                         \
-	"redis.call('lpop', q) "                                                                       \
+	"seen = seen + 1 "                                                                             \
+	"if seen >= n then break end "                                                                 \
 	"end "                                                                                         \
-	"end "
+	"end "                                                                                         \
+	"return woke end "
 
 /* KEYS: lock, queue, token. ARGV: lease ms, field, format, waiter id ('' for
  * a try), heartbeat ttl ms, wait-key prefix, wake-key prefix. Returns
  * {1, count, token} held (also when our field is there already: the reply of
  * an earlier try was lost), or {0, 0, 0} not held (the waiter queued, its
- * heartbeat refreshed). A free lock goes to the first live waiter, so a
+ * heartbeat refreshed). Free places go to the first live waiters, so a
  * newcomer never overtakes the queue. */
 static const char dlock_lua_lock[] =
     DLOCK_LUA_FORMATS DLOCK_LUA_WAKE
@@ -78,19 +96,22 @@ static const char dlock_lua_lock[] =
     "setlease(KEYS[1], fmt, field, lease) "
     "return {1, cnt, tonumber(redis.call('get', KEYS[3]) or '0')} "
     "end "
-    "if free(KEYS[1], fmt) then "
-    "local h "
-    "while true do "
-    "h = redis.call('lindex', KEYS[2], 0) "
-    "if (not h) or h == me or redis.call('exists', pw .. h) == 1 then break end "
-    "redis.call('lpop', KEYS[2]) "
+    "local av = avail(KEYS[1], fmt) "
+    "if av > 0 then "
+    "local live, mine = 0, false "
+    "for _, w in ipairs(redis.call('lrange', KEYS[2], 0, -1)) do "
+    "if w == me then mine = true break end "
+    "if redis.call('exists', pw .. w) == 1 then "
+    "live = live + 1 "
+    "if live >= av then break end "
+    "else redis.call('lrem', KEYS[2], 1, w) end "
     "end "
-    "if (not h) or h == me then "
-    "if h then redis.call('lpop', KEYS[2]) redis.call('del', pw .. me, pk .. me) end "
+    "if live < av then "
+    "if mine then redis.call('lrem', KEYS[2], 0, me) redis.call('del', pw .. me, pk .. me) end "
     "take(KEYS[1], fmt, field, lease) "
     "return {1, 1, redis.call('incr', KEYS[3])} "
     "end "
-    "wake(KEYS[2], pw, pk, ttl) "
+    "wake(KEYS[2], pw, pk, ttl, av) "
     "end "
     "if me ~= '' then "
     "if not redis.call('lpos', KEYS[2], me) then redis.call('rpush', KEYS[2], me) end "
@@ -113,7 +134,7 @@ static const char dlock_lua_unlock[] =
     "drop(KEYS[1], ARGV[2], ARGV[1]) "
     "if ARGV[2] == 'r' then redis.call('publish', KEYS[2], 0) end "
     "redis.call('set', KEYS[3], 1, 'px', ARGV[3]) "
-    "wake(KEYS[4], ARGV[4], ARGV[5], tonumber(ARGV[6])) "
+    "wake(KEYS[4], ARGV[4], ARGV[5], tonumber(ARGV[6]), avail(KEYS[1], ARGV[2])) "
     "return 1 ";
 
 /* KEYS: lock, queue. ARGV: waiter id, wait prefix, wake prefix, ttl ms,
@@ -122,7 +143,7 @@ static const char dlock_lua_leave[] =
     DLOCK_LUA_FORMATS DLOCK_LUA_WAKE
     "redis.call('lrem', KEYS[2], 0, ARGV[1]) "
     "redis.call('del', ARGV[2] .. ARGV[1], ARGV[3] .. ARGV[1]) "
-    "if free(KEYS[1], ARGV[5]) then wake(KEYS[2], ARGV[2], ARGV[3], tonumber(ARGV[4])) end "
+    "wake(KEYS[2], ARGV[2], ARGV[3], tonumber(ARGV[4]), avail(KEYS[1], ARGV[5])) "
     "return 1 ";
 
 /* KEYS: lock names. ARGV: (lease ms, field, format) per key. Returns 1
@@ -143,15 +164,17 @@ static const char dlock_lua_list[] =
     DLOCK_LUA_FORMATS
     "local out = {} "
     "local tok = redis.call('get', KEYS[3]) or '0' "
-    "local fmt = ARGV[2] "
-    "if not free(KEYS[1], fmt) then "
+    "local fmt = string.sub(ARGV[2], 1, 1) "
+    "avail(KEYS[1], ARGV[2]) "
+    "if redis.call('exists', KEYS[1]) == 1 then "
     "if fmt == 'r' then "
     "local h = redis.call('hgetall', KEYS[1]) "
     "for i = 1, #h, 2 do table.insert(out, h[i]) table.insert(out, tok) end "
     "elseif fmt == 'l' then table.insert(out, redis.call('get', KEYS[1])) table.insert(out, tok) "
     "else "
     "for _, m in ipairs(redis.call('zrange', KEYS[1], 0, -1)) do "
-    "if m ~= '__write__' then table.insert(out, m) table.insert(out, tok) end end "
+    "if m ~= '__write__' then table.insert(out, m) "
+    "table.insert(out, fmt == 'z' and '0' or tok) end end "
     "end "
     "end "
     "table.insert(out, '') "

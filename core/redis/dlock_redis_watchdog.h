@@ -21,7 +21,7 @@ typedef struct dlock_redis_lease {
 	const dlock_target *target;        /* the server (borrowed; outlives the registration) */
 	const char *key;                   /* the lock's key (borrowed; likewise) */
 	char field[DLOCK_REDIS_FIELD_MAX]; /* our hash field (or owner token) */
-	char format[2];                    /* the hold's format letter (see dlock_target) */
+	char format[16];                   /* the hold's format ("r", "s", "l", "z<leases>") */
 	int64_t lease_ms;                  /* the lease each renewal sets */
 	int64_t max_until;                 /* no renewal from then on (ms); < 0: none */
 	int64_t renew_at;                  /* next renewal due (ms) */
