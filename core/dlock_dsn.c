@@ -8,7 +8,7 @@
 
 #include "dlock_path.h"
 
-static char *dlock_dsn_dup(const char *s, size_t len)
+char *dlock_strndup(const char *s, size_t len)
 {
 	char *d = malloc(len + 1);
 
@@ -171,7 +171,7 @@ static int dlock_dsn_redis(const char *p, size_t len, dlock_target *t, dlock_err
 			dlock_err_set(err, DLOCK_EINVAL, 0, "redis DSN has an unclosed or empty \"[\" host");
 			goto fail;
 		}
-		h = dlock_dsn_dup(host + 1, (size_t)(close - host - 1));
+		h = dlock_strndup(host + 1, (size_t)(close - host - 1));
 		if (close + 1 < host_end) {
 			if (close[1] != ':') {
 				dlock_err_set(err, DLOCK_EINVAL, 0, "redis DSN has text after \"]\"");
@@ -182,7 +182,7 @@ static int dlock_dsn_redis(const char *p, size_t len, dlock_target *t, dlock_err
 	} else {
 		const char *colon = memchr(host, ':', (size_t)(host_end - host));
 
-		h = dlock_dsn_dup(host, (size_t)((colon ? colon : host_end) - host));
+		h = dlock_strndup(host, (size_t)((colon ? colon : host_end) - host));
 		port_at = colon ? colon + 1 : NULL;
 	}
 	if (!h) {
@@ -267,8 +267,8 @@ static int dlock_dsn_sentinel(const char *p, size_t len, dlock_target *t, dlock_
 		                     "redis-sentinel DSN database (after the master) must be a number "
 		                     "from 0 to 1000000");
 	}
-	if (!(sentinels = dlock_dsn_dup(list, (size_t)(slash - list))) ||
-	    !(master = dlock_dsn_dup(name, (size_t)(name_end - name)))) {
+	if (!(sentinels = dlock_strndup(list, (size_t)(slash - list))) ||
+	    !(master = dlock_strndup(name, (size_t)(name_end - name)))) {
 		free(sentinels);
 		return dlock_err_set(err, DLOCK_ENOMEM, 0, "out of memory");
 	}
@@ -341,7 +341,7 @@ int dlock_dsn_parse(const char *dsn, size_t len, dlock_target *t, dlock_err *err
 		if ((rc = dlock_hosts_validate(hosts, n, err)) != DLOCK_OK) {
 			return rc;
 		}
-		if (!(copy = dlock_dsn_dup(hosts, n))) {
+		if (!(copy = dlock_strndup(hosts, n))) {
 			return dlock_err_set(err, DLOCK_ENOMEM, 0, "out of memory");
 		}
 		free(t->hosts);

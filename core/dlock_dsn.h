@@ -19,6 +19,9 @@
  * DLOCK_ENOMEM. */
 int dlock_dsn_parse(const char *dsn, size_t len, dlock_target *t, dlock_err *err);
 
+/* A malloc()ed NUL-terminated copy of s[0..len), or NULL when out of memory. */
+char *dlock_strndup(const char *s, size_t len);
+
 /* Checks a Redis lock name: 1 to DLOCK_REDIS_NAME_MAX bytes, no NUL.
  * Returns DLOCK_OK or DLOCK_EINVAL. */
 #define DLOCK_REDIS_NAME_MAX 1024

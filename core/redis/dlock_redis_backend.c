@@ -12,17 +12,6 @@
 #include "dlock_redis_script.h"
 #include "dlock_redis_watchdog.h"
 
-static char *rb_dup(const char *s, size_t n)
-{
-	char *d = malloc(n + 1);
-
-	if (d) {
-		memcpy(d, s, n);
-		d[n] = '\0';
-	}
-	return d;
-}
-
 /* Holders, then live waiters in arrival order. */
 static int rb_participants(const dlock_target *t, dlock_kind kind, int max_leases, const char *path,
                            size_t len, const dlock_interrupt *intr, dlock_participant **out,
@@ -86,8 +75,8 @@ static int rb_participants(const dlock_target *t, dlock_kind kind, int max_lease
 			waiting = 1;
 			continue;
 		}
-		list[n].name = rb_dup(e->str, e->len);
-		list[n].data = rb_dup("", 0);
+		list[n].name = dlock_strndup(e->str, e->len);
+		list[n].data = dlock_strndup("", 0);
 		if (!list[n].name || !list[n].data) {
 			n++;
 			rc = dlock_err_set(err, DLOCK_ENOMEM, 0, "out of memory");
