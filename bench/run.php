@@ -4,6 +4,8 @@
  * one ZooKeeper server and reports medians, p99s and ratios measured in that
  * same run (the machines are shared and noisy: only same-run ratios mean
  * anything). Started by bench/run.sh, which builds and starts what it needs.
+ * With DLOCK_BENCH_REDIS="always=HOST:PORT,everysec=HOST:PORT" (run.sh sets it)
+ * it also runs bench/redis.php's scenarios and adds their section 8.
  *
  *   php bench/run.php HOSTS OUT_DIR [--smoke]
  *
@@ -207,6 +209,18 @@ foreach (['persistent' => 1, 'fresh session' => 0] as $label => $persistent) {
     say(sprintf('request (%s): p50 %.2f ms', $label, $R['requests'][$label]['p50_ms']));
 }
 
+/* 8. Redis: when bench/run.sh started its servers, DLOCK_BENCH_REDIS="always=HOST:PORT,everysec=HOST:PORT" */
+$redisServers = [];
+foreach (array_filter(explode(',', (string) getenv('DLOCK_BENCH_REDIS'))) as $pair) {
+    [$k, $v] = explode('=', $pair, 2) + [1 => ''];
+    $redisServers[$k] = $v;
+}
+if ($redisServers) {
+    require __DIR__ . '/redis.php';
+    $R['redis'] = redis_bench($redisServers, $smoke,
+        ['php_dlock' => $php, 'php_redis' => PHP_BINARY . ' -n -d extension=igbinary -d extension=redis']);
+}
+
 /* ---- report ---------------------------------------------------------- */
 $f = $R['floor'];
 $single = $R['single'];
@@ -274,6 +288,10 @@ foreach ($targets as $t) {
 $md .= sprintf("\n%d of %d targets met in this run.\n", $met, count($targets));
 $R['targets_met'] = $met;
 $R['targets'] = count($targets);
+if (isset($R['redis'])) {
+    [$redisMd, $R['redis_targets_met'], $R['redis_targets']] = redis_report($R['redis'], $smoke);
+    $md .= $redisMd;
+}
 file_put_contents("$outDir/results.md", $md);
 file_put_contents("$outDir/results.json", json_encode($R, JSON_PRETTY_PRINT | JSON_PARTIAL_OUTPUT_ON_ERROR) . "\n");
 $dat = '';

@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # The dlock benchmark, in one command: installs what it needs (Debian),
 # builds the extension and the C contenders, compiles the Curator contender,
-# starts its own ZooKeeper (or uses DLOCK_BENCH_HOSTS), runs every scenario
-# and writes bench/results/<date>/{results.md,results.json,handover.png}.
+# starts its own ZooKeeper (or uses DLOCK_BENCH_HOSTS) and two Redis servers
+# (AOF appendfsync always on DLOCK_BENCH_REDIS_PORT, default 21860, and everysec
+# on the port after it; stopped on exit), runs every scenario and writes
+# bench/results/<date>/{results.md,results.json,handover.png}.
 #   bash bench/run.sh            full run (~10 minutes on 2 cores)
 #   bash bench/run.sh --smoke    small sizes, for CI (~1-2 minutes)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-DLOCK_EXTRA_PACKAGES="${DLOCK_EXTRA_PACKAGES:-} default-jdk-headless libcurator-recipes-java python3-kazoo gnuplot-nox" \
+DLOCK_EXTRA_PACKAGES="${DLOCK_EXTRA_PACKAGES:-} default-jdk-headless libcurator-recipes-java python3-kazoo gnuplot-nox redis-server php-redis" \
 	scripts/setup.sh
 mkdir -p bench/bin
 cc="gcc -O2 -std=gnu11 -Wall"
@@ -22,11 +24,23 @@ export CURATOR_CP
 javac -d bench/bin -cp "$CURATOR_CP" bench/CuratorBench.java
 
 hosts=${DLOCK_BENCH_HOSTS:-}
+port=""
+redis_port=${DLOCK_BENCH_REDIS_PORT:-21860}
+redis_started=()
+cleanup() {
+	[[ -n "$port" ]] && scripts/zk.sh stop "$port"
+	for p in "${redis_started[@]}"; do scripts/redis.sh stop "$p" || true; done
+}
+trap cleanup EXIT
 if [[ -z "$hosts" ]]; then
 	port=${DLOCK_BENCH_PORT:-21850}
 	hosts=$(scripts/zk.sh start "$port")
-	trap 'scripts/zk.sh stop "$port"' EXIT
 fi
+redis_started+=("$redis_port")
+redis_always=$(scripts/redis.sh start "$redis_port" --appendfsync always)
+redis_started+=("$((redis_port + 1))")
+redis_everysec=$(scripts/redis.sh start "$((redis_port + 1))" --appendfsync everysec)
+export DLOCK_BENCH_REDIS="always=$redis_always,everysec=$redis_everysec"
 smoke=""
 [[ "${1:-}" == "--smoke" ]] && smoke="--smoke"
 out=bench/results/$(date -u +%Y-%m-%d)${smoke:+-smoke}
