@@ -212,7 +212,7 @@ static void php_dlock_multi_acquire(php_dlock_multi_obj *o, double timeout, zval
 			php_dlock_multi_unwind(o, o->count);
 			zend_throw_exception_ex(dlock_ce_lost_exception, 0,
 			                        "%s: lost while the multi-lock waited for its other parts "
-			                        "(session expired); nothing is held",
+			                        "(its session expired or its lease ran out); nothing is held",
 			                        dlock_handle_path(part->lock));
 			RETURN_THROWS();
 		}

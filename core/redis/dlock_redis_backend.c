@@ -26,11 +26,9 @@ static int rb_participants(const dlock_target *t, dlock_kind kind, int max_lease
 
 	char fmt[16];
 
-	if (kind != DLOCK_KIND_MUTEX && kind != DLOCK_KIND_SEMAPHORE) {
-		return dlock_err_set(err, DLOCK_EUNSUPPORTED, 0,
-		                     "read-write locks are not offered on Redis yet (use ZooKeeper)");
-	}
-	if (kind == DLOCK_KIND_SEMAPHORE) {
+	if (kind == DLOCK_KIND_READ || kind == DLOCK_KIND_WRITE) {
+		snprintf(fmt, sizeof(fmt), "wr");
+	} else if (kind == DLOCK_KIND_SEMAPHORE) {
 		snprintf(fmt, sizeof(fmt), "z%d", max_leases);
 	} else {
 		snprintf(fmt, sizeof(fmt), "%c", t->format == 's' || t->format == 'l' ? t->format : 'r');
@@ -75,14 +73,19 @@ static int rb_participants(const dlock_target *t, dlock_kind kind, int max_lease
 			waiting = 1;
 			continue;
 		}
-		list[n].name = dlock_strndup(e->str, e->len);
+		list[n].writer = 1;
+		if (fmt[0] == 'w' && e->len > 2 && e->str[1] == ':') {
+			list[n].writer = e->str[0] == 'w'; /* "r:<field>" or "w:<field>" */
+			list[n].name = dlock_strndup(e->str + 2, e->len - 2);
+		} else {
+			list[n].name = dlock_strndup(e->str, e->len);
+		}
 		list[n].data = dlock_strndup("", 0);
 		if (!list[n].name || !list[n].data) {
 			n++;
 			rc = dlock_err_set(err, DLOCK_ENOMEM, 0, "out of memory");
 			goto done;
 		}
-		list[n].writer = 1;
 		list[n].holder = !waiting;
 		if (!waiting && i + 1 < r->elements && r->element[i + 1]->type == REDIS_REPLY_STRING) {
 			list[n].token = strtoll(r->element[i + 1]->str, NULL, 10);

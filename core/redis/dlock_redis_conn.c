@@ -50,7 +50,7 @@ int dlock_redis_conn_matches(const dlock_redis_conn *c, const dlock_target *t)
 static int dlock_redis_conn_read(dlock_redis_conn *c, int64_t deadline,
                                  const dlock_interrupt *intr, redisReply **reply, dlock_err *err)
 {
-	int done = 0;
+	int done = 0, late = 0;
 
 	while (!done) {
 		if (redisBufferWrite(c->ctx, &done) != REDIS_OK) {
@@ -73,6 +73,17 @@ static int dlock_redis_conn_read(dlock_redis_conn *c, int64_t deadline,
 		now = dlock_now_ms();
 		if (deadline >= 0) {
 			if (now >= deadline) {
+				/* a process resumed after a pause may find the reply waiting */
+				pfd.fd = c->ctx->fd;
+				pfd.events = POLLIN;
+				pfd.revents = 0;
+				if (!late && poll(&pfd, 1, 0) > 0) {
+					late = 1;
+					if (redisBufferRead(c->ctx) != REDIS_OK) {
+						goto io;
+					}
+					continue;
+				}
 				dlock_redis_conn_drop(c);
 				return dlock_err_set(err, DLOCK_ECONNLOSS, 0, "%s: no reply in time", c->where);
 			}

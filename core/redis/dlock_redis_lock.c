@@ -53,13 +53,10 @@ int dlock_redis_lock_new(dlock_handle *h, dlock_err *err)
 {
 	rl_lock *l;
 
-	if (h->kind != DLOCK_KIND_MUTEX && h->kind != DLOCK_KIND_SEMAPHORE) {
-		return dlock_err_set(err, DLOCK_EUNSUPPORTED, 0,
-		                     "read-write locks are not offered on Redis yet (use ZooKeeper)");
-	}
-	if (h->kind == DLOCK_KIND_SEMAPHORE && h->target.format != 'r' && h->target.format != 0) {
+	if (h->kind != DLOCK_KIND_MUTEX && h->target.format != 'r' && h->target.format != 0) {
 		return dlock_err_set(err, DLOCK_EINVAL, 0,
-		                     "option \"format\" applies to DistributedLock only, not to semaphores");
+		                     "option \"format\" applies to DistributedLock only, not to %s",
+		                     h->kind == DLOCK_KIND_SEMAPHORE ? "semaphores" : "read-write locks");
 	}
 	if (dlock_redis_name_validate(h->path, h->path_len, err) != DLOCK_OK) {
 		return DLOCK_EINVAL;
@@ -77,6 +74,8 @@ int dlock_redis_lock_new(dlock_handle *h, dlock_err *err)
 	l->h = h;
 	if (h->kind == DLOCK_KIND_SEMAPHORE) {
 		snprintf(l->fmt, sizeof(l->fmt), "z%d", h->max_leases);
+	} else if (h->kind == DLOCK_KIND_READ || h->kind == DLOCK_KIND_WRITE) {
+		snprintf(l->fmt, sizeof(l->fmt), "%s", h->kind == DLOCK_KIND_READ ? "wr" : "ww");
 	} else {
 		l->fmt[0] = h->target.format == 's' || h->target.format == 'l' ? h->target.format : 'r';
 	}
@@ -161,20 +160,21 @@ static int64_t rl_call_deadline(const dlock_handle *h, int64_t dl)
 }
 
 /* Runs the lock script; out = {status, count or pttl, token}. */
-static int rl_lock_call(dlock_handle *h, dlock_redis_conn *c, const char *waiter, int64_t deadline,
-                        const dlock_interrupt *intr, long long out[3], dlock_err *err)
+static int rl_lock_call(dlock_handle *h, dlock_redis_conn *c, const char *waiter,
+                        const char *grant, int64_t deadline, const dlock_interrupt *intr,
+                        long long out[3], dlock_err *err)
 {
 	rl_lock *l = h->impl;
 	char lease[24], ttl[24];
-	const char *kv[10] = {h->path, l->k_queue, l->k_token, lease,     l->lease.field,
-	                      rl_fmt(h), waiter,   ttl,        l->p_wait, l->p_wake};
+	const char *kv[11] = {h->path, l->k_queue, l->k_token, lease,     l->lease.field, rl_fmt(h),
+	                      waiter,  ttl,        l->p_wait,  l->p_wake, grant};
 	redisReply *r = NULL;
 	size_t i;
 	int rc;
 
 	snprintf(lease, sizeof(lease), "%lld", (long long)h->target.lease_ms);
 	snprintf(ttl, sizeof(ttl), "%d", DLOCK_REDIS_WAIT_TTL_MS);
-	if ((rc = dlock_redis_script_call(c, DLOCK_RS_LOCK, 3, 7, kv, deadline, intr, &r, err)) !=
+	if ((rc = dlock_redis_script_call(c, DLOCK_RS_LOCK, 3, 8, kv, deadline, intr, &r, err)) !=
 	    DLOCK_OK) {
 		return rc;
 	}
@@ -300,6 +300,7 @@ int dlock_redis_lock_acquire(dlock_handle *h, const dlock_acquire_req *req, dloc
 	rl_lock *l = h->impl;
 	dlock_redis_conn *c;
 	char waiter[DLOCK_REDIS_FIELD_MAX + 24] = "";
+	const char *grant = "";
 	int64_t dl = req->timeout_ms < 0 ? -1 : dlock_now_ms() + req->timeout_ms, loss_since = 0;
 	long long out[3];
 	int rc;
@@ -320,15 +321,20 @@ int dlock_redis_lock_acquire(dlock_handle *h, const dlock_acquire_req *req, dloc
 	if ((rc = dlock_redis_pool_get(&h->target, &c, err)) != DLOCK_OK) {
 		return rc;
 	}
-	snprintf(l->lease.field, sizeof(l->lease.field), "%s:%llu", dlock_redis_process_id(),
-	         (unsigned long long)l->owner);
+	/* read-write members say which part they are: "r:" or "w:" */
+	snprintf(l->lease.field, sizeof(l->lease.field), "%s%s:%llu",
+	         h->kind == DLOCK_KIND_READ ? "r:" : h->kind == DLOCK_KIND_WRITE ? "w:" : "",
+	         dlock_redis_process_id(), (unsigned long long)l->owner);
+	if (req->grant_from) {
+		grant = ((rl_lock *)req->grant_from->impl)->lease.field;
+	}
 	if (req->timeout_ms != 0) {
 		snprintf(waiter, sizeof(waiter), "%s:%llu", l->lease.field, (unsigned long long)++l->seq);
 	}
 	for (;;) {
 		int64_t sent = dlock_now_ms(), now;
 
-		rc = rl_lock_call(h, c, waiter, rl_call_deadline(h, dl), req->intr, out, err);
+		rc = rl_lock_call(h, c, waiter, grant, rl_call_deadline(h, dl), req->intr, out, err);
 		if (rc == DLOCK_OK) {
 			loss_since = 0;
 			if (out[0] == 1) {
@@ -338,10 +344,19 @@ int dlock_redis_lock_acquire(dlock_handle *h, const dlock_acquire_req *req, dloc
 				}
 				return rc;
 			}
+			if (out[0] == -3) {
+				return dlock_err_set(err, DLOCK_EDEADLK, 0,
+				                     "cannot take the read lock beside this process's write lock: "
+				                     "a writer is queued behind it and would be overtaken");
+			}
+			if (out[0] == -2) {
+				return dlock_err_set(err, DLOCK_ELOST, 0,
+				                     "the write lock this read was to be granted beside is gone");
+			}
 			if (out[0] != 0) {
 				rl_leave(h, c, waiter);
-				return dlock_err_set(err, DLOCK_ESERVER, 0,
-				                     "%s: the server's hold count disagrees with ours", c->where);
+				return dlock_err_set(err, DLOCK_ESERVER, 0, "%s: unexpected lock script reply",
+				                     c->where);
 			}
 			if (req->timeout_ms == 0) {
 				return DLOCK_ETIMEDOUT;
@@ -532,8 +547,16 @@ int dlock_redis_lock_self_conflict(const dlock_handle *h)
 	for (o = rl_held; o; o = o->next_held) {
 		const dlock_target *t = &o->h->target;
 
-		if (o->h != h && o->holds > 0 && o->pid == getpid() && o->h->kind == h->kind &&
-		    strcmp(o->h->path, h->path) == 0 && dlock_target_same_server(t, &h->target)) {
+		int rw_o = o->h->kind == DLOCK_KIND_READ || o->h->kind == DLOCK_KIND_WRITE;
+		int rw_h = h->kind == DLOCK_KIND_READ || h->kind == DLOCK_KIND_WRITE;
+
+		if (o->h == h || o->holds == 0 || o->pid != getpid() || rw_o != rw_h ||
+		    (!rw_h && o->h->kind != h->kind) || strcmp(o->h->path, h->path) != 0 ||
+		    !dlock_target_same_server(t, &h->target)) {
+			continue;
+		}
+		/* a reader waits only for writers; everything else for any holder */
+		if (h->kind != DLOCK_KIND_READ || o->h->kind == DLOCK_KIND_WRITE) {
 			mine++;
 		}
 	}

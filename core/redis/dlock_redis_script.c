@@ -11,7 +11,9 @@
  * RedisStore (ZSET of token and "__write__" scored by expiry in ms,
  * PEXPIREAT), 'l' Laravel's RedisLock (STRING holding the owner, PX), 'z'
  * dlock's semaphore ("z<leases>": ZSET of holders scored by their own expiry,
- * so a dead holder's lease ends while others renew theirs). held() is our
+ * so a dead holder's lease ends while others renew theirs), 'w' dlock's
+ * read-write lock ("wr" the read part, "ww" the write part: the same ZSET,
+ * members "r:<field>" and "w:<field>"). held() is our
  * count (0: not ours), avail() how many more may hold now (expired entries
  * are dropped first), take() and setlease() set our lease, drop() removes
  * our hold. */
@@ -25,9 +27,16 @@
 	"if redis.call('type', k).ok ~= 'zset' then return 0 end "                                     \
 	"local sc = redis.call('zscore', k, f) "                                                       \
 	"if sc and tonumber(sc) > nowms() then return 1 end return 0 end "                             \
-	"local function avail(k, fmt) "                                                                \
+	"local function avail(k, fmt) "                                                         \
 	"local c = string.sub(fmt, 1, 1) "                                                             \
 	"if c == 'r' or c == 'l' then if redis.call('exists', k) == 0 then return 1 end return 0 end " \
+	"if c == 'w' then "                                                                            \
+	"redis.call('zremrangebyscore', k, '-inf', nowms()) "                                          \
+	"local n = redis.call('zcard', k) "                                                            \
+	"if fmt == 'ww' then if n == 0 then return 1 end return 0 end "                                \
+	"for _, m in ipairs(redis.call('zrange', k, 0, -1)) do "                                       \
+	"if string.sub(m, 1, 2) == 'w:' then return 0 end end "                         \
+	"return 1 end "                                                                                \
 	"local t = redis.call('type', k).ok "                                                          \
 	"if t == 'none' then if c == 'z' then return tonumber(string.sub(fmt, 2)) end return 1 end "   \
 	"if t ~= 'zset' then return 0 end "                                                            \
@@ -52,22 +61,27 @@
 	"local function drop(k, fmt, f) "                                                              \
 	"local c = string.sub(fmt, 1, 1) "                                                             \
 	"if c == 's' then redis.call('zrem', k, f, '__write__') zexpire(k) "                           \
-	"elseif c == 'z' then redis.call('zrem', k, f) zexpire(k) "                                    \
+	"elseif c == 'z' or c == 'w' then redis.call('zrem', k, f) zexpire(k) "                        \
 	"else redis.call('del', k) end end "
 
 /* Makes sure the first n live waiters of queue q are woken: each not woken
  * yet gets one LPUSH on its wake list (dlock uses LPUSH for nothing else);
  * waiters whose heartbeat key (pw..id) expired are dropped on the way.
  * Returns the number woken now: a mutex release wakes one waiter, or none
- * when the first was woken already and has not acted yet. */
+ * when the first was woken already and has not acted yet. For a read-write
+ * lock (rw set) the first group is woken instead: the first writer alone
+ * when nobody holds (n > 0 with the write part's avail), or the readers up
+ * to the first writer when no writer holds (rfree). */
 #define DLOCK_LUA_WAKE                                                                             \
-	"local function wake(q, pw, pk, ttl, n) "                                                      \
+	"local function wake(q, pw, pk, ttl, n, rw, rfree) "                                           \
 	"local woke, seen = 0, 0 "                                                                     \
-	"if n <= 0 then return 0 end "                                                                 \
+	"if n <= 0 and not rfree then return 0 end "                                                   \
 	"for _, h in ipairs(redis.call('lrange', q, 0, -1)) do "                                       \
 	"local st = redis.call('get', pw .. h) "                                                       \
 	"if not st then redis.call('lrem', q, 1, h) "                                                  \
 	"else "                                                                                        \
+	"local writer = rw and string.sub(h, 1, 2) == 'w:' "                                           \
+	"if rw and ((writer and (seen > 0 or n <= 0)) or ((not writer) and not rfree)) then break end " \
 	"if st ~= 'woken' then "                                                                       \
 	"redis.call('lpush', pk .. h, '1') "                                                           \
 	"redis.call('pexpire', pk .. h, ttl) "                                                         \
@@ -75,26 +89,41 @@
 	"woke = woke + 1 "                                                                             \
 	"end "                                                                                         \
 	"seen = seen + 1 "                                                                             \
-	"if seen >= n then break end "                                                                 \
+	"if writer or ((not rw) and seen >= n) then break end "                                        \
 	"end "                                                                                         \
 	"end "                                                                                         \
-	"return woke end "
+	"return woke end "                                                                             \
+	"local function wakeall(k, q, pw, pk, ttl, fmt) "                                              \
+	"if string.sub(fmt, 1, 1) ~= 'w' then return wake(q, pw, pk, ttl, avail(k, fmt), false, false) end " \
+	"return wake(q, pw, pk, ttl, avail(k, 'ww'), true, avail(k, 'wr') > 0) end "
 
 /* KEYS: lock, queue, token. ARGV: lease ms, field, format, waiter id ('' for
- * a try), heartbeat ttl ms, wait-key prefix, wake-key prefix. Returns
+ * a try), heartbeat ttl ms, wait-key prefix, wake-key prefix, and for a
+ * downgrade the write member this process holds ('' otherwise). Returns
  * {1, count, token} held (also when our field is there already: the reply of
- * an earlier try was lost), or {0, 0, 0} not held (the waiter queued, its
- * heartbeat refreshed). Free places go to the first live waiters, so a
- * newcomer never overtakes the queue. */
+ * an earlier try was lost), {0, 0, 0} not held (the waiter queued, its
+ * heartbeat refreshed), {-2} the write hold of a downgrade is gone, {-3} a
+ * downgrade refused because a writer waits. Free places go to the first live
+ * waiters (a reader waits only behind writers), so a newcomer never
+ * overtakes the queue. */
 static const char dlock_lua_lock[] =
     DLOCK_LUA_FORMATS DLOCK_LUA_WAKE
     "local lease, field, fmt, me = ARGV[1], ARGV[2], ARGV[3], ARGV[4] "
-    "local ttl, pw, pk = tonumber(ARGV[5]), ARGV[6], ARGV[7] "
+    "local ttl, pw, pk, grant = tonumber(ARGV[5]), ARGV[6], ARGV[7], ARGV[8] "
+    "local reader = fmt == 'wr' "
     "local cnt = held(KEYS[1], fmt, field) "
     "if cnt > 0 then "
     "if me ~= '' then redis.call('lrem', KEYS[2], 0, me) redis.call('del', pw .. me, pk .. me) end "
     "setlease(KEYS[1], fmt, field, lease) "
     "return {1, cnt, tonumber(redis.call('get', KEYS[3]) or '0')} "
+    "end "
+    "if grant ~= '' then "
+    "if held(KEYS[1], 'ww', grant) == 0 then return {-2, 0, 0} end "
+    "for _, w in ipairs(redis.call('lrange', KEYS[2], 0, -1)) do "
+    "if string.sub(w, 1, 2) == 'w:' and redis.call('exists', pw .. w) == 1 then "
+    "return {-3, 0, 0} end end "
+    "take(KEYS[1], fmt, field, lease) "
+    "return {1, 1, redis.call('incr', KEYS[3])} "
     "end "
     "local av = avail(KEYS[1], fmt) "
     "if av > 0 then "
@@ -102,7 +131,7 @@ static const char dlock_lua_lock[] =
     "for _, w in ipairs(redis.call('lrange', KEYS[2], 0, -1)) do "
     "if w == me then mine = true break end "
     "if redis.call('exists', pw .. w) == 1 then "
-    "live = live + 1 "
+    "if (not reader) or string.sub(w, 1, 2) == 'w:' then live = live + 1 end "
     "if live >= av then break end "
     "else redis.call('lrem', KEYS[2], 1, w) end "
     "end "
@@ -111,7 +140,7 @@ static const char dlock_lua_lock[] =
     "take(KEYS[1], fmt, field, lease) "
     "return {1, 1, redis.call('incr', KEYS[3])} "
     "end "
-    "wake(KEYS[2], pw, pk, ttl, av) "
+    "wakeall(KEYS[1], KEYS[2], pw, pk, ttl, fmt) "
     "end "
     "if me ~= '' then "
     "if not redis.call('lpos', KEYS[2], me) then redis.call('rpush', KEYS[2], me) end "
@@ -134,7 +163,7 @@ static const char dlock_lua_unlock[] =
     "drop(KEYS[1], ARGV[2], ARGV[1]) "
     "if ARGV[2] == 'r' then redis.call('publish', KEYS[2], 0) end "
     "redis.call('set', KEYS[3], 1, 'px', ARGV[3]) "
-    "wake(KEYS[4], ARGV[4], ARGV[5], tonumber(ARGV[6]), avail(KEYS[1], ARGV[2])) "
+    "wakeall(KEYS[1], KEYS[4], ARGV[4], ARGV[5], tonumber(ARGV[6]), ARGV[2]) "
     "return 1 ";
 
 /* KEYS: lock, queue. ARGV: waiter id, wait prefix, wake prefix, ttl ms,
@@ -143,7 +172,7 @@ static const char dlock_lua_leave[] =
     DLOCK_LUA_FORMATS DLOCK_LUA_WAKE
     "redis.call('lrem', KEYS[2], 0, ARGV[1]) "
     "redis.call('del', ARGV[2] .. ARGV[1], ARGV[3] .. ARGV[1]) "
-    "wake(KEYS[2], ARGV[2], ARGV[3], tonumber(ARGV[4]), avail(KEYS[1], ARGV[5])) "
+    "wakeall(KEYS[1], KEYS[2], ARGV[2], ARGV[3], tonumber(ARGV[4]), ARGV[5]) "
     "return 1 ";
 
 /* KEYS: lock names. ARGV: (lease ms, field, format) per key. Returns 1
@@ -174,7 +203,7 @@ static const char dlock_lua_list[] =
     "else "
     "for _, m in ipairs(redis.call('zrange', KEYS[1], 0, -1)) do "
     "if m ~= '__write__' then table.insert(out, m) "
-    "table.insert(out, fmt == 'z' and '0' or tok) end end "
+    "table.insert(out, (fmt == 'z' or fmt == 'w') and '0' or tok) end end "
     "end "
     "end "
     "table.insert(out, '') "
@@ -188,6 +217,17 @@ static const char *const dlock_lua[DLOCK_RS_COUNT] = {
     dlock_lua_lock, dlock_lua_unlock, dlock_lua_leave, dlock_lua_renew, dlock_lua_list,
 };
 
+/* Non-zero for an error reply that says "not now" rather than "never": a
+ * server still loading its data, a script running too long, a replica or a
+ * master that lost its replicas refusing writes during a fail-over. Callers
+ * treat it as a lost connection: retried within connect_timeout. */
+static int dlock_redis_script_transient(const char *msg)
+{
+	return strncmp(msg, "LOADING", 7) == 0 || strncmp(msg, "BUSY", 4) == 0 ||
+	       strncmp(msg, "READONLY", 8) == 0 || strncmp(msg, "MASTERDOWN", 10) == 0 ||
+	       strncmp(msg, "NOREPLICAS", 10) == 0 || strncmp(msg, "TRYAGAIN", 8) == 0;
+}
+
 /* SCRIPT LOAD of id on c; stores the SHA in c's cache. */
 static int dlock_redis_script_load(dlock_redis_conn *c, dlock_redis_script_id id, int64_t deadline,
                                    const dlock_interrupt *intr, dlock_err *err)
@@ -199,7 +239,10 @@ static int dlock_redis_script_load(dlock_redis_conn *c, dlock_redis_script_id id
 	if (rc != DLOCK_OK) {
 		return rc;
 	}
-	if (r->type != REDIS_REPLY_STRING || r->len != 40) {
+	if (r->type == REDIS_REPLY_ERROR && dlock_redis_script_transient(r->str)) {
+		rc = dlock_err_set(err, DLOCK_ECONNLOSS, 0, "%s: %.200s", c->where, r->str);
+		dlock_redis_conn_drop(c);
+	} else if (r->type != REDIS_REPLY_STRING || r->len != 40) {
 		rc = dlock_err_set(err, DLOCK_ESERVER, 0, "%s: SCRIPT LOAD failed: %.160s", c->where,
 		                   r->type == REDIS_REPLY_ERROR ? r->str : "unexpected reply");
 	} else {
@@ -240,6 +283,13 @@ int dlock_redis_script_call(dlock_redis_conn *c, dlock_redis_script_id id, int n
 			break;
 		}
 		if ((*reply)->type != REDIS_REPLY_ERROR) {
+			break;
+		}
+		if (dlock_redis_script_transient((*reply)->str)) {
+			rc = dlock_err_set(err, DLOCK_ECONNLOSS, 0, "%s: %.200s", c->where, (*reply)->str);
+			freeReplyObject(*reply);
+			*reply = NULL;
+			dlock_redis_conn_drop(c); /* a demoted master: ask the sentinels again */
 			break;
 		}
 		if (strncmp((*reply)->str, "NOSCRIPT", 8) != 0 || attempt == 1) {
