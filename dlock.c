@@ -85,7 +85,11 @@ static ZEND_INI_MH(OnUpdateDlockLease)
 
 static ZEND_INI_MH(OnUpdateDlockSessionTimeout)
 {
+#if PHP_VERSION_ID >= 80200
 	zend_long v = zend_ini_parse_quantity_warn(new_value, entry->name);
+#else
+	zend_long v = ZEND_ATOL(ZSTR_VAL(new_value)); /* 8.1: no quantity parser */
+#endif
 
 	if (v < DLOCK_SESSION_TIMEOUT_MIN || v > DLOCK_SESSION_TIMEOUT_MAX) {
 		php_error_docref(NULL, E_WARNING, "dlock.session_timeout must be between %d and %d ms",

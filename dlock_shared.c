@@ -306,6 +306,17 @@ bool php_dlock_settings_parse(php_dlock_settings *set, HashTable *opts, uint32_t
 
 /* ---- waiting ------------------------------------------------------------ */
 
+/* The engine's interrupt flags: atomics from PHP 8.2 on, plain bools in 8.1. */
+#if PHP_VERSION_ID >= 80200
+#define php_dlock_vm_interrupt()       zend_atomic_bool_load_ex(&EG(vm_interrupt))
+#define php_dlock_timed_out()          zend_atomic_bool_load_ex(&EG(timed_out))
+#define php_dlock_vm_interrupt_clear() zend_atomic_bool_store_ex(&EG(vm_interrupt), false)
+#else
+#define php_dlock_vm_interrupt()       EG(vm_interrupt)
+#define php_dlock_timed_out()          EG(timed_out)
+#define php_dlock_vm_interrupt_clear() (EG(vm_interrupt) = 0)
+#endif
+
 /* Runs between wait slices: lets pcntl async signal handlers run (an exception
  * from one stops the wait), and stops on a pending execution timeout, leaving
  * the VM to raise it once we return. A fatal error in a handler longjmps
@@ -317,11 +328,11 @@ static int php_dlock_interrupt(void *arg)
 	if (EG(exception) || DLOCK_G(bailout)) {
 		return 1;
 	}
-	if (zend_atomic_bool_load_ex(&EG(vm_interrupt))) {
-		if (zend_atomic_bool_load_ex(&EG(timed_out))) {
+	if (php_dlock_vm_interrupt()) {
+		if (php_dlock_timed_out()) {
 			return 1;
 		}
-		zend_atomic_bool_store_ex(&EG(vm_interrupt), false);
+		php_dlock_vm_interrupt_clear();
 		if (zend_interrupt_function) {
 			zend_try
 			{

@@ -13,9 +13,9 @@
  *   end   a hold ended (how), op (call, timeout, start, end, outcome), mem
  * Critical sections write through a fenced store (a file per resource keeping
  * the highest token accepted, under flock) that rejects older tokens.
- * HOSTS is a ZooKeeper host list, or a redis:// DSN: then only the exclusive
- * lock's scenarios run (Redis offers no read-write lock or semaphore), with
- * a lease of TORTURE_LEASE renewed by the watchdog.
+ * HOSTS is a ZooKeeper host list, or a redis:// DSN: every kind runs on both
+ * (the mixes differ a little); on Redis with a lease of TORTURE_LEASE renewed
+ * by the watchdog.
  *   php contender.php RUN_DIR SEED DEADLINE HOSTS ID */
 
 require __DIR__ . '/check.php'; /* the run's constants (it runs nothing when included) */
@@ -436,11 +436,14 @@ function sc_synchronized(): void
 function sc_participants(): void
 {
     global $opts, $root, $redis;
-    $paths = $redis ? ["$root/m0", "$root/m1", "$root/orders/o" . mt_rand(0, 4)] : ["$root/m0", "$root/rw", "$root/sem"];
-    $p = $paths[mt_rand(0, 2)];
+    $paths = ["$root/m0", "$root/rw", "$root/sem", "$root/orders/o" . mt_rand(0, 4)];
+    $p = $paths[mt_rand(0, $redis ? 3 : 2)];
     try {
-        $n = op('participants', basename($p), null, fn() => basename($p) === 'sem'
-            ? DistributedSemaphore::participants($p, 2, $opts) : DistributedLock::participants($p, $opts));
+        $n = op('participants', basename($p), null, fn() => match (basename($p)) {
+            'sem' => DistributedSemaphore::participants($p, 2, $opts),
+            'rw' => DistributedReadWriteLock::participants($p, $opts),
+            default => DistributedLock::participants($p, $opts),
+        });
     } catch (DistributedLockException | TortureSignal $e) {
         return;
     }
@@ -484,8 +487,9 @@ function sc_wrong_order(): void
 }
 
 $scenarios = $redis
-    ? ['sc_mutex' => 40, 'sc_nonreentrant' => 8, 'sc_multi' => 18, 'sc_synchronized' => 14,
-       'sc_wrong_order' => 12, 'sc_participants' => 4] /* Redis: exclusive locks only */
+    ? ['sc_mutex' => 30, 'sc_nonreentrant' => 6, 'sc_read' => 10, 'sc_write' => 10,
+       'sc_upgrade' => 4, 'sc_semaphore' => 10, 'sc_multi' => 12, 'sc_synchronized' => 8,
+       'sc_wrong_order' => 7, 'sc_participants' => 3]
     : ['sc_mutex' => 30, 'sc_nonreentrant' => 5, 'sc_read' => 12, 'sc_write' => 12,
        'sc_upgrade' => 4, 'sc_semaphore' => 12, 'sc_multi' => 10, 'sc_synchronized' => 8,
        'sc_wrong_order' => 7, 'sc_participants' => 2];

@@ -232,21 +232,32 @@ function redis_leftovers(): void
     global $root, $direct;
     $o = ['dsn' => $direct, 'lease' => TORTURE_LEASE, 'connect_timeout' => 10];
     $wait = TORTURE_LEASE + TORTURE_WAIT_TTL + 3.0;
-    $names = ["$root/m0", "$root/m1"];
+    $names = ["$root/m0", "$root/m1", "$root/rw", "$root/sem"];
     for ($i = 0; $i < 5; $i++) {
         $names[] = "$root/orders/o$i";
     }
     foreach ($names as $p) {
         try {
-            $l = new DistributedLock($p, $o);
+            /* the write part of the read-write lock, one lease of the
+             * semaphore of 2 (with the lease ours, the other is free) */
+            $list = fn() => match (basename($p)) {
+                'rw' => DistributedReadWriteLock::participants($p, $o),
+                'sem' => DistributedSemaphore::participants($p, 2, $o),
+                default => DistributedLock::participants($p, $o),
+            };
+            $l = match (basename($p)) {
+                'rw' => (new DistributedReadWriteLock($p, $o))->writeLock(),
+                'sem' => new DistributedSemaphore($p, 2, $o),
+                default => new DistributedLock($p, $o),
+            };
             if (!$l->acquire($wait)) {
-                $left = json_encode(DistributedLock::participants($p, $o));
+                $left = json_encode($list());
                 flog('violations.jsonl', ['what' => "$p still taken $wait s after every contender ended: $left"]);
                 continue;
             }
-            $held = DistributedLock::participants($p, $o);
+            $held = $list();
             $l->release();
-            $after = DistributedLock::participants($p, $o);
+            $after = $list();
             if (count($held) !== 1 || !$held[0]['holder'] || $after) {
                 flog('violations.jsonl', ['what' => "$p: participants while we held it " . json_encode($held)
                     . ', after our release ' . json_encode($after)]);
