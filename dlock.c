@@ -19,7 +19,6 @@
 #include "php_dlock_int.h"
 #include "dlock_arginfo.h"
 
-
 ZEND_DECLARE_MODULE_GLOBALS(dlock)
 
 zend_class_entry *dlock_ce_interface;

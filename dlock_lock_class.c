@@ -15,7 +15,6 @@
 #include "php_dlock.h"
 #include "php_dlock_int.h"
 
-
 static zend_object_handlers dlock_lock_handlers;
 
 /* ---- object handlers ---------------------------------------------------- */

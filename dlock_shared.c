@@ -208,7 +208,8 @@ bool php_dlock_settings_parse(php_dlock_settings *set, HashTable *opts, uint32_t
 				return php_dlock_option_type_error(arg_num, "wait_replicas", "int", val);
 			}
 			if (Z_LVAL_P(val) < 0 || Z_LVAL_P(val) > DLOCK_WAIT_REPLICAS_MAX) {
-				zend_argument_value_error(arg_num, "option \"wait_replicas\" must be between 0 and %d",
+				zend_argument_value_error(arg_num,
+				                          "option \"wait_replicas\" must be between 0 and %d",
 				                          DLOCK_WAIT_REPLICAS_MAX);
 				return false;
 			}
@@ -385,4 +386,3 @@ void php_dlock_held_remove(php_dlock_obj *o)
 {
 	zend_hash_index_del(&DLOCK_G(held), o->std.handle);
 }
-

@@ -12,7 +12,7 @@
 #define DLOCK_SESSION_TIMEOUT_MAX 3600000
 #define DLOCK_CONNECT_TIMEOUT_MAX 3600.0
 #define DLOCK_AUTH_MAX            1024
-#define DLOCK_LEASE_MIN           0.1     /* s */
+#define DLOCK_LEASE_MIN           0.1 /* s */
 #define DLOCK_LEASE_MAX           86400.0
 #define DLOCK_WAIT_REPLICAS_MAX   100
 #define DLOCK_TIMEOUT_MAX         31536000.0 /* one year, in seconds */

@@ -14,10 +14,7 @@
 #include "dlock_rule.h"
 #include "dlock_wait.h"
 
-typedef enum dlock_backend_id {
-	DLOCK_BACKEND_ZOOKEEPER = 0,
-	DLOCK_BACKEND_REDIS
-} dlock_backend_id;
+typedef enum dlock_backend_id { DLOCK_BACKEND_ZOOKEEPER = 0, DLOCK_BACKEND_REDIS } dlock_backend_id;
 
 /* Where a lock lives and the settings of its connection. Strings are owned
  * by whoever filled the struct (dlock_target_copy/dlock_target_clear for
@@ -75,7 +72,7 @@ typedef struct dlock_acquire_req {
 /* The operations a backend provides. Contracts are those of the dlock_handle_*
  * functions in dlock_handle.h, which call them. */
 typedef struct dlock_backend_ops {
-	const char *name; /* "zookeeper", "redis" */
+	const char *name;                                 /* "zookeeper", "redis" */
 	int (*lock_new)(dlock_handle *h, dlock_err *err); /* sets h->impl */
 	void (*lock_free)(dlock_handle *h);
 	int (*acquire)(dlock_handle *h, const dlock_acquire_req *req, dlock_err *err);

@@ -194,7 +194,8 @@ static int dlock_dsn_redis(const char *p, size_t len, dlock_target *t, dlock_err
 	}
 	if (strspn(h, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-_:%") !=
 	    strlen(h)) {
-		dlock_err_set(err, DLOCK_EINVAL, 0, "redis DSN host has characters a host name cannot have");
+		dlock_err_set(err, DLOCK_EINVAL, 0,
+		              "redis DSN host has characters a host name cannot have");
 		goto fail;
 	}
 	if (port_at && (!dlock_dsn_number(port_at, (size_t)(host_end - port_at), &port) || port < 1 ||
@@ -351,12 +352,14 @@ int dlock_dsn_parse(const char *dsn, size_t len, dlock_target *t, dlock_err *err
 	}
 	colon = memchr(dsn, ':', len);
 	if (!colon || colon - dsn > 32 || colon == dsn) {
-		return dlock_err_set(err, DLOCK_EINVAL, 0,
-		                     "DSN must start with a scheme: zookeeper://, redis:// or redis-sentinel://");
+		return dlock_err_set(
+		    err, DLOCK_EINVAL, 0,
+		    "DSN must start with a scheme: zookeeper://, redis:// or redis-sentinel://");
 	}
-	return dlock_err_set(err, DLOCK_EINVAL, 0,
-	                     "DSN scheme \"%.*s\" is not supported (zookeeper://, redis:// or redis-sentinel://)",
-	                     (int)(colon - dsn), dsn);
+	return dlock_err_set(
+	    err, DLOCK_EINVAL, 0,
+	    "DSN scheme \"%.*s\" is not supported (zookeeper://, redis:// or redis-sentinel://)",
+	    (int)(colon - dsn), dsn);
 }
 
 int dlock_redis_name_validate(const char *name, size_t len, dlock_err *err)

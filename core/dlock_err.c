@@ -59,10 +59,10 @@ int dlock_err_from_zk(int zrc)
 const char *dlock_status_name(int status)
 {
 	static const char *const names[] = {
-	    "DLOCK_OK",        "DLOCK_ETIMEDOUT", "DLOCK_EINVAL", "DLOCK_ENOMEM",   "DLOCK_ECONNECT",
-	    "DLOCK_ECONNLOSS", "DLOCK_ESESSION",  "DLOCK_ELOST",  "DLOCK_ENOTHELD", "DLOCK_EINTR",
-	    "DLOCK_EFORKED",   "DLOCK_EAUTH",     "DLOCK_EZK",    "DLOCK_EDEADLK",
-	    "DLOCK_EUNSUPPORTED", "DLOCK_ESERVER",
+	    "DLOCK_OK",       "DLOCK_ETIMEDOUT", "DLOCK_EINVAL",       "DLOCK_ENOMEM",
+	    "DLOCK_ECONNECT", "DLOCK_ECONNLOSS", "DLOCK_ESESSION",     "DLOCK_ELOST",
+	    "DLOCK_ENOTHELD", "DLOCK_EINTR",     "DLOCK_EFORKED",      "DLOCK_EAUTH",
+	    "DLOCK_EZK",      "DLOCK_EDEADLK",   "DLOCK_EUNSUPPORTED", "DLOCK_ESERVER",
 	};
 
 	if (status < 0 || (size_t)status >= sizeof(names) / sizeof(names[0])) {

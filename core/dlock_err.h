@@ -7,20 +7,20 @@
 /* Every core function returns one of these; DLOCK_OK is zero. */
 typedef enum dlock_status {
 	DLOCK_OK = 0,
-	DLOCK_ETIMEDOUT, /* not acquired within the caller's timeout (not a fault) */
-	DLOCK_EINVAL,    /* an argument is invalid; msg says which and why */
-	DLOCK_ENOMEM,    /* allocation failed */
-	DLOCK_ECONNECT,  /* no session could be established within connect_timeout */
-	DLOCK_ECONNLOSS, /* the connection dropped mid-operation */
-	DLOCK_ESESSION,  /* the session expired (or was closed) mid-operation */
-	DLOCK_ELOST,     /* the lock was held, but its node is gone */
-	DLOCK_ENOTHELD,  /* release() of a lock this object does not hold */
-	DLOCK_EINTR,     /* the caller's interrupt hook asked to stop waiting */
-	DLOCK_EFORKED,   /* the session belongs to the parent of a fork() */
-	DLOCK_EAUTH,     /* the server refused our credentials or the node's ACL */
-	DLOCK_EZK,       /* any other ZooKeeper error; zrc holds its code */
-	DLOCK_EDEADLK,    /* refused: waiting would wait for this process itself, or the
-	                     request would let another holder in beside ours */
+	DLOCK_ETIMEDOUT,    /* not acquired within the caller's timeout (not a fault) */
+	DLOCK_EINVAL,       /* an argument is invalid; msg says which and why */
+	DLOCK_ENOMEM,       /* allocation failed */
+	DLOCK_ECONNECT,     /* no session could be established within connect_timeout */
+	DLOCK_ECONNLOSS,    /* the connection dropped mid-operation */
+	DLOCK_ESESSION,     /* the session expired (or was closed) mid-operation */
+	DLOCK_ELOST,        /* the lock was held, but its node is gone */
+	DLOCK_ENOTHELD,     /* release() of a lock this object does not hold */
+	DLOCK_EINTR,        /* the caller's interrupt hook asked to stop waiting */
+	DLOCK_EFORKED,      /* the session belongs to the parent of a fork() */
+	DLOCK_EAUTH,        /* the server refused our credentials or the node's ACL */
+	DLOCK_EZK,          /* any other ZooKeeper error; zrc holds its code */
+	DLOCK_EDEADLK,      /* refused: waiting would wait for this process itself, or the
+	                       request would let another holder in beside ours */
 	DLOCK_EUNSUPPORTED, /* the backend does not offer this kind of lock */
 	DLOCK_ESERVER       /* any other server error (Redis); msg says which */
 } dlock_status;

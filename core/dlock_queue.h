@@ -11,7 +11,6 @@
 #include "dlock_rule.h"
 #include "dlock_session.h"
 
-
 /* Lists the nodes of kind's family under `path` in queue order (holders
  * marked by the kind's rule; max_leases for semaphores) into a new array *out of
  * *count entries, freed with dlock_queue_free. A missing path is an empty

@@ -13,7 +13,6 @@
 
 #include "dlock_reaper.h"
 
-
 typedef enum sess_state {
 	SESS_CONNECTING = 0, /* not (yet, or no longer) connected; session may be alive */
 	SESS_CONNECTED,      /* connected, session alive */

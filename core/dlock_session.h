@@ -19,7 +19,6 @@
 
 typedef struct dlock_session dlock_session;
 
-
 /* Settings that identify a session; sessions with equal settings are shared. */
 typedef struct dlock_session_cfg {
 	const char *hosts;          /* connect string, already validated */

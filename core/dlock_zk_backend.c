@@ -45,7 +45,8 @@ static int zkb_acquire(dlock_handle *h, const dlock_acquire_req *req, dlock_err 
 
 static int zkb_release(dlock_handle *h, int wait, int all, dlock_err *err)
 {
-	return all ? dlock_lock_release_all(h->impl, wait, err) : dlock_lock_release(h->impl, wait, err);
+	return all ? dlock_lock_release_all(h->impl, wait, err)
+	           : dlock_lock_release(h->impl, wait, err);
 }
 
 static int zkb_held(dlock_handle *h)
@@ -94,7 +95,7 @@ static int zkb_participants(const dlock_target *t, dlock_kind kind, int max_leas
 }
 
 const dlock_backend_ops dlock_zk_backend = {
-    "zookeeper",  zkb_new,    zkb_free,  zkb_acquire,       zkb_release,      zkb_held,
-    zkb_verify,   zkb_holds,  zkb_token, zkb_self_conflict, zkb_participants, dlock_pool_size,
+    "zookeeper",         zkb_new,   zkb_free,  zkb_acquire,       zkb_release,      zkb_held,
+    zkb_verify,          zkb_holds, zkb_token, zkb_self_conflict, zkb_participants, dlock_pool_size,
     dlock_pool_shutdown,
 };

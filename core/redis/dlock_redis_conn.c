@@ -47,8 +47,8 @@ int dlock_redis_conn_matches(const dlock_redis_conn *c, const dlock_target *t)
 }
 
 /* Waits for the reply of what was appended to c->ctx. */
-static int dlock_redis_conn_read(dlock_redis_conn *c, int64_t deadline,
-                                 const dlock_interrupt *intr, redisReply **reply, dlock_err *err)
+static int dlock_redis_conn_read(dlock_redis_conn *c, int64_t deadline, const dlock_interrupt *intr,
+                                 redisReply **reply, dlock_err *err)
 {
 	int done = 0, late = 0;
 
@@ -129,9 +129,10 @@ static int dlock_redis_conn_simple(dlock_redis_conn *c, int argc, const char **a
 		return rc;
 	}
 	if (r->type == REDIS_REPLY_ERROR) {
-		rc = dlock_err_set(err, strncmp(r->str, "WRONGPASS", 9) == 0 || strncmp(r->str, "NOAUTH", 6) == 0
-		                            ? DLOCK_EAUTH
-		                            : DLOCK_ECONNECT,
+		rc = dlock_err_set(err,
+		                   strncmp(r->str, "WRONGPASS", 9) == 0 || strncmp(r->str, "NOAUTH", 6) == 0
+		                       ? DLOCK_EAUTH
+		                       : DLOCK_ECONNECT,
 		                   0, "%s: %s refused: %.160s", c->where, argv[0], r->str);
 		freeReplyObject(r);
 		dlock_redis_conn_drop(c);
@@ -183,7 +184,8 @@ static int dlock_redis_conn_resolve(dlock_redis_conn *c, int64_t limit, char *ho
 		redisSetTimeout(sc, dlock_redis_tv(limit));
 		r = redisCommand(sc, "SENTINEL get-master-addr-by-name %s", c->cfg.master_name);
 		if (r && r->type == REDIS_REPLY_ARRAY && r->elements == 2 &&
-		    r->element[0]->type == REDIS_REPLY_STRING && r->element[1]->type == REDIS_REPLY_STRING) {
+		    r->element[0]->type == REDIS_REPLY_STRING &&
+		    r->element[1]->type == REDIS_REPLY_STRING) {
 			snprintf(host, size, "%s", r->element[0]->str);
 			*port = atoi(r->element[1]->str);
 			freeReplyObject(r);
@@ -269,8 +271,9 @@ static int dlock_redis_conn_open(dlock_redis_conn *c, int64_t deadline, dlock_er
 		freeReplyObject(r);
 		if (!rc) {
 			dlock_redis_conn_drop(c);
-			return dlock_err_set(err, DLOCK_ECONNECT, 0, "%s: %s:%d is not a master (fail-over under way)",
-			                     c->where, host, port);
+			return dlock_err_set(err, DLOCK_ECONNECT, 0,
+			                     "%s: %s:%d is not a master (fail-over under way)", c->where, host,
+			                     port);
 		}
 	}
 	c->broken_at = 0;

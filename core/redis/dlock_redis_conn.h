@@ -15,12 +15,12 @@
 #include "../dlock_backend.h"
 
 typedef struct dlock_redis_conn {
-	redisContext *ctx;  /* NULL while not connected */
-	pid_t pid;          /* process that opened ctx */
-	dlock_target cfg;   /* owned copy of the server settings */
-	char where[300];    /* "redis://host:port/db", for messages and matching */
-	int64_t broken_at;  /* when a call last failed on I/O (ms), 0 while healthy */
-	char sha[8][41];    /* script SHA1s loaded on this server (dlock_redis_script's cache) */
+	redisContext *ctx; /* NULL while not connected */
+	pid_t pid;         /* process that opened ctx */
+	dlock_target cfg;  /* owned copy of the server settings */
+	char where[300];   /* "redis://host:port/db", for messages and matching */
+	int64_t broken_at; /* when a call last failed on I/O (ms), 0 while healthy */
+	char sha[8][41];   /* script SHA1s loaded on this server (dlock_redis_script's cache) */
 } dlock_redis_conn;
 
 /* Makes c a closed connection to t's server (settings copied). Returns
@@ -40,12 +40,11 @@ void dlock_redis_conn_drop(dlock_redis_conn *c);
 /* Sends argv and waits for its reply until deadline (ms on dlock_now_ms's
  * clock; < 0: none), calling intr between slices; connects first when
  * needed; a pooled connection found dead on use is replaced once (the
- * callers' commands are all safe to repeat). On DLOCK_OK *reply is the reply (freeReplyObject by the caller;
- * a server error reply is returned as such). Otherwise *reply is NULL and
- * the code is DLOCK_ECONNECT (could not connect or authenticate),
- * DLOCK_ECONNLOSS (I/O failed, or no reply by the deadline: the command may
- * or may not have run), DLOCK_EINTR (stopped by intr: same uncertainty) or
- * DLOCK_ENOMEM. */
+ * callers' commands are all safe to repeat). On DLOCK_OK *reply is the reply (freeReplyObject by
+ * the caller; a server error reply is returned as such). Otherwise *reply is NULL and the code is
+ * DLOCK_ECONNECT (could not connect or authenticate), DLOCK_ECONNLOSS (I/O failed, or no reply by
+ * the deadline: the command may or may not have run), DLOCK_EINTR (stopped by intr: same
+ * uncertainty) or DLOCK_ENOMEM. */
 int dlock_redis_conn_call(dlock_redis_conn *c, int argc, const char **argv, const size_t *lens,
                           int64_t deadline, const dlock_interrupt *intr, redisReply **reply,
                           dlock_err *err);

@@ -15,10 +15,11 @@
 #include "dlock_redis_script.h"
 #include "dlock_redis_watchdog.h"
 
-#define RL_GRACE_MS    500 /* how far past a timed acquire's timeout a call may run */
-#define RL_BACKOFF_MS  100 /* between reconnect attempts */
-#define RL_LATCH_EXTRA_MS 1000 /* a latch outlives the retry window (two connect_timeouts: the
-                                  first call's and the retries') by this */
+#define RL_GRACE_MS   500 /* how far past a timed acquire's timeout a call may run */
+#define RL_BACKOFF_MS 100 /* between reconnect attempts */
+#define RL_LATCH_EXTRA_MS                                                                          \
+	1000 /* a latch outlives the retry window (two connect_timeouts: the                           \
+	        first call's and the retries') by this */
 
 typedef struct rl_lock {
 	char *k_queue, *k_token, *k_channel; /* keys (owned) */
@@ -34,7 +35,7 @@ typedef struct rl_lock {
 	dlock_handle *h;                     /* back pointer (for the held list) */
 } rl_lock;
 
-static rl_lock *rl_held;      /* held Redis locks of this process (PHP thread only) */
+static rl_lock *rl_held;       /* held Redis locks of this process (PHP thread only) */
 static uint64_t rl_next_owner; /* owner ids */
 
 char *dlock_redis_key(const char *prefix, const char *name, const char *suffix)
@@ -160,9 +161,9 @@ static int64_t rl_call_deadline(const dlock_handle *h, int64_t dl)
 }
 
 /* Runs the lock script; out = {status, count or pttl, token}. */
-static int rl_lock_call(dlock_handle *h, dlock_redis_conn *c, const char *waiter,
-                        const char *grant, int64_t deadline, const dlock_interrupt *intr,
-                        long long out[3], dlock_err *err)
+static int rl_lock_call(dlock_handle *h, dlock_redis_conn *c, const char *waiter, const char *grant,
+                        int64_t deadline, const dlock_interrupt *intr, long long out[3],
+                        dlock_err *err)
 {
 	rl_lock *l = h->impl;
 	char lease[24], ttl[24];
@@ -286,11 +287,12 @@ static int rl_wait_replicas(dlock_handle *h, dlock_redis_conn *c, dlock_err *err
 	acked = r->type == REDIS_REPLY_INTEGER ? r->integer : -1;
 	freeReplyObject(r);
 	if (acked < h->target.wait_replicas) {
-		return dlock_err_set(err, DLOCK_ESERVER, 0,
-		                     "%s: acquired on the master, but only %lld of %d replicas acknowledged "
-		                     "it within %lld ms (wait_replicas); released",
-		                     c->where, acked < 0 ? 0 : acked, h->target.wait_replicas,
-		                     (long long)h->target.connect_timeout_ms);
+		return dlock_err_set(
+		    err, DLOCK_ESERVER, 0,
+		    "%s: acquired on the master, but only %lld of %d replicas acknowledged "
+		    "it within %lld ms (wait_replicas); released",
+		    c->where, acked < 0 ? 0 : acked, h->target.wait_replicas,
+		    (long long)h->target.connect_timeout_ms);
 	}
 	return DLOCK_OK;
 }
@@ -323,7 +325,9 @@ int dlock_redis_lock_acquire(dlock_handle *h, const dlock_acquire_req *req, dloc
 	}
 	/* read-write members say which part they are: "r:" or "w:" */
 	snprintf(l->lease.field, sizeof(l->lease.field), "%s%s:%llu",
-	         h->kind == DLOCK_KIND_READ ? "r:" : h->kind == DLOCK_KIND_WRITE ? "w:" : "",
+	         h->kind == DLOCK_KIND_READ    ? "r:"
+	         : h->kind == DLOCK_KIND_WRITE ? "w:"
+	                                       : "",
 	         dlock_redis_process_id(), (unsigned long long)l->owner);
 	if (req->grant_from) {
 		grant = ((rl_lock *)req->grant_from->impl)->lease.field;

@@ -18,7 +18,7 @@
  * are dropped first), take() and setlease() set our lease, drop() removes
  * our hold. */
 #define DLOCK_LUA_FORMATS                                                                          \
-	"local function nowms() local t = redis.call('time') "                                        \
+	"local function nowms() local t = redis.call('time') "                                         \
 	"return t[1] * 1000 + math.floor(t[2] / 1000) end "                                            \
 	"local function held(k, fmt, f) "                                                              \
 	"local c = string.sub(fmt, 1, 1) "                                                             \
@@ -27,7 +27,7 @@
 	"if redis.call('type', k).ok ~= 'zset' then return 0 end "                                     \
 	"local sc = redis.call('zscore', k, f) "                                                       \
 	"if sc and tonumber(sc) > nowms() then return 1 end return 0 end "                             \
-	"local function avail(k, fmt) "                                                         \
+	"local function avail(k, fmt) "                                                                \
 	"local c = string.sub(fmt, 1, 1) "                                                             \
 	"if c == 'r' or c == 'l' then if redis.call('exists', k) == 0 then return 1 end return 0 end " \
 	"if c == 'w' then "                                                                            \
@@ -35,7 +35,7 @@
 	"local n = redis.call('zcard', k) "                                                            \
 	"if fmt == 'ww' then if n == 0 then return 1 end return 0 end "                                \
 	"for _, m in ipairs(redis.call('zrange', k, 0, -1)) do "                                       \
-	"if string.sub(m, 1, 2) == 'w:' then return 0 end end "                         \
+	"if string.sub(m, 1, 2) == 'w:' then return 0 end end "                                        \
 	"return 1 end "                                                                                \
 	"local t = redis.call('type', k).ok "                                                          \
 	"if t == 'none' then if c == 'z' then return tonumber(string.sub(fmt, 2)) end return 1 end "   \
@@ -81,7 +81,8 @@
 	"if not st then redis.call('lrem', q, 1, h) "                                                  \
 	"else "                                                                                        \
 	"local writer = rw and string.sub(h, 1, 2) == 'w:' "                                           \
-	"if rw and ((writer and (seen > 0 or n <= 0)) or ((not writer) and not rfree)) then break end " \
+	"if rw and ((writer and (seen > 0 or n <= 0)) or ((not writer) and not rfree)) then break "    \
+	"end "                                                                                         \
 	"if st ~= 'woken' then "                                                                       \
 	"redis.call('lpush', pk .. h, '1') "                                                           \
 	"redis.call('pexpire', pk .. h, ttl) "                                                         \
@@ -94,7 +95,8 @@
 	"end "                                                                                         \
 	"return woke end "                                                                             \
 	"local function wakeall(k, q, pw, pk, ttl, fmt) "                                              \
-	"if string.sub(fmt, 1, 1) ~= 'w' then return wake(q, pw, pk, ttl, avail(k, fmt), false, false) end " \
+	"if string.sub(fmt, 1, 1) ~= 'w' then return wake(q, pw, pk, ttl, avail(k, fmt), false, "      \
+	"false) end "                                                                                  \
 	"return wake(q, pw, pk, ttl, avail(k, 'ww'), true, avail(k, 'wr') > 0) end "
 
 /* KEYS: lock, queue, token. ARGV: lease ms, field, format, waiter id ('' for
@@ -106,8 +108,7 @@
  * downgrade refused because a writer waits. Free places go to the first live
  * waiters (a reader waits only behind writers), so a newcomer never
  * overtakes the queue. */
-static const char dlock_lua_lock[] =
-    DLOCK_LUA_FORMATS DLOCK_LUA_WAKE
+static const char dlock_lua_lock[] = DLOCK_LUA_FORMATS DLOCK_LUA_WAKE
     "local lease, field, fmt, me = ARGV[1], ARGV[2], ARGV[3], ARGV[4] "
     "local ttl, pw, pk, grant = tonumber(ARGV[5]), ARGV[6], ARGV[7], ARGV[8] "
     "local reader = fmt == 'wr' "
@@ -154,8 +155,7 @@ static const char dlock_lua_lock[] =
  * (the server counts 1: nested holds are counted by the process). Returns 1
  * released, -1 not ours (gone); a retry with the same latch returns the
  * first answer. Redisson's waiters get its unlock message. */
-static const char dlock_lua_unlock[] =
-    DLOCK_LUA_FORMATS DLOCK_LUA_WAKE
+static const char dlock_lua_unlock[] = DLOCK_LUA_FORMATS DLOCK_LUA_WAKE
     "local v = redis.call('get', KEYS[3]) "
     "if v then return tonumber(v) end "
     "if held(KEYS[1], ARGV[2], ARGV[1]) == 0 then "
@@ -168,8 +168,7 @@ static const char dlock_lua_unlock[] =
 
 /* KEYS: lock, queue. ARGV: waiter id, wait prefix, wake prefix, ttl ms,
  * format. */
-static const char dlock_lua_leave[] =
-    DLOCK_LUA_FORMATS DLOCK_LUA_WAKE
+static const char dlock_lua_leave[] = DLOCK_LUA_FORMATS DLOCK_LUA_WAKE
     "redis.call('lrem', KEYS[2], 0, ARGV[1]) "
     "redis.call('del', ARGV[2] .. ARGV[1], ARGV[3] .. ARGV[1]) "
     "wakeall(KEYS[1], KEYS[2], ARGV[2], ARGV[3], tonumber(ARGV[4]), ARGV[5]) "
@@ -177,20 +176,19 @@ static const char dlock_lua_leave[] =
 
 /* KEYS: lock names. ARGV: (lease ms, field, format) per key. Returns 1
  * (renewed) or 0 (our hold is gone) per key. */
-static const char dlock_lua_renew[] = DLOCK_LUA_FORMATS
-    "local r = {} "
-    "for i = 1, #KEYS do "
-    "local lease, f, fmt = ARGV[3 * i - 2], ARGV[3 * i - 1], ARGV[3 * i] "
-    "if held(KEYS[i], fmt, f) > 0 then setlease(KEYS[i], fmt, f, lease) r[i] = 1 "
-    "else r[i] = 0 end "
-    "end "
-    "return r ";
+static const char dlock_lua_renew[] =
+    DLOCK_LUA_FORMATS "local r = {} "
+                      "for i = 1, #KEYS do "
+                      "local lease, f, fmt = ARGV[3 * i - 2], ARGV[3 * i - 1], ARGV[3 * i] "
+                      "if held(KEYS[i], fmt, f) > 0 then setlease(KEYS[i], fmt, f, lease) r[i] = 1 "
+                      "else r[i] = 0 end "
+                      "end "
+                      "return r ";
 
 /* KEYS: lock, queue, token. ARGV: wait prefix, format. Returns holders each
  * followed by the current token, then '', then live waiters in order, each
  * as its owner's field (the waiter id less its ":<attempt>"). */
-static const char dlock_lua_list[] =
-    DLOCK_LUA_FORMATS
+static const char dlock_lua_list[] = DLOCK_LUA_FORMATS
     "local out = {} "
     "local tok = redis.call('get', KEYS[3]) or '0' "
     "local fmt = string.sub(ARGV[2], 1, 1) "
@@ -274,7 +272,8 @@ int dlock_redis_script_call(dlock_redis_conn *c, dlock_redis_script_id id, int n
 			/* a new connection may be to a restarted server: load again */
 			memset(c->sha, 0, sizeof(c->sha));
 		}
-		if (!c->sha[id][0] && (rc = dlock_redis_script_load(c, id, deadline, intr, err)) != DLOCK_OK) {
+		if (!c->sha[id][0] &&
+		    (rc = dlock_redis_script_load(c, id, deadline, intr, err)) != DLOCK_OK) {
 			break;
 		}
 		argv[1] = c->sha[id];

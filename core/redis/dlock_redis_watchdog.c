@@ -199,7 +199,8 @@ static void *wd_main(void *arg)
 			continue;
 		}
 		for (l = wd_list; l; l = l->next) {
-			if (!l->lost && (l->max_until < 0 || l->renew_at < l->max_until) && l->renew_at < next) {
+			if (!l->lost && (l->max_until < 0 || l->renew_at < l->max_until) &&
+			    l->renew_at < next) {
 				next = l->renew_at;
 			}
 		}
@@ -297,7 +298,8 @@ void dlock_redis_watchdog_confirm(dlock_redis_lease *l, int64_t sent_at, int hel
 	if (l->registered) {
 		if (!held) {
 			l->lost = 1;
-		} else if (!l->lost && sent_at + l->lease_ms - DLOCK_REDIS_DRIFT(l->lease_ms) > l->valid_until) {
+		} else if (!l->lost &&
+		           sent_at + l->lease_ms - DLOCK_REDIS_DRIFT(l->lease_ms) > l->valid_until) {
 			l->valid_until = sent_at + l->lease_ms - DLOCK_REDIS_DRIFT(l->lease_ms);
 		}
 	}
