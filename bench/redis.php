@@ -257,7 +257,9 @@ function redis_report(array $RR, bool $smoke): array
         . "dlock: EVALSHA, BLPOP), from `INFO commandstats`, over the measured and the one warm-up cycle per process.\n";
     $md .= "\n### 8b. Wake-ups per release (W waiters queued behind a holder, then every holder releases in turn; everysec server)\n\n"
         . "dlock: `INFO commandstats` `cmdstat_lpush` calls ÷ W hand-over releases. Pub/sub: messages its PUBLISHes delivered "
-        . "(subscribers woken) ÷ W; the queue drains, so a release wakes every waiter still queued: W at the first, 1 at the last.\n\n"
+        . "(subscribers woken) ÷ W; the queue drains, so a release wakes every waiter still queued: W at the first, 1 at the last. "
+        . "Hand-over: release returned -> next acquire returned; it is below 0 when the woken process got its lock before "
+        . "the releasing one was scheduled to read its own reply (W + 1 processes on the machine's cores).\n\n"
         . "| contender | waiters | wake-ups per release | woken by the first release | hand-over p50 ms | hand-over p99 ms | every waiter acquired |\n"
         . "|---|---|---|---|---|---|---|\n";
     foreach ($RR['herd'] as $h) {
