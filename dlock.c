@@ -171,7 +171,7 @@ static PHP_MINIT_FUNCTION(dlock)
 
 static PHP_MSHUTDOWN_FUNCTION(dlock)
 {
-	dlock_backends_shutdown(); /* ends this process's sessions and connections */
+	dlock_backends_shutdown(1); /* ends this process's sessions, connections and threads */
 	dlock_zklog_configure(NULL, NULL);
 	UNREGISTER_INI_ENTRIES();
 	return SUCCESS;
@@ -202,7 +202,7 @@ static PHP_RSHUTDOWN_FUNCTION(dlock)
 	zend_hash_destroy(&DLOCK_G(held));
 	zend_hash_init(&DLOCK_G(held), 8, NULL, NULL, 0); /* objects freed later still look */
 	if (!DLOCK_G(persistent)) {
-		dlock_backends_shutdown(); /* each request opens its own sessions */
+		dlock_backends_shutdown(0); /* each request opens its own sessions */
 	}
 	return SUCCESS;
 }

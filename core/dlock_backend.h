@@ -86,7 +86,7 @@ typedef struct dlock_backend_ops {
 	                    size_t len, const dlock_interrupt *intr, dlock_participant **out,
 	                    size_t *count, dlock_err *err);
 	unsigned (*connections)(void); /* open sessions/connections of this process */
-	void (*shutdown)(void);        /* closes what no lock still uses */
+	void (*shutdown)(int final);   /* closes what no lock still uses; final: everything */
 } dlock_backend_ops;
 
 /* One lock object of the glue: the generic part every backend shares. */

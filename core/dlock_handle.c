@@ -128,8 +128,8 @@ int dlock_backend_participants(const dlock_target *t, dlock_kind kind, int max_l
 	    ->participants(t, kind, max_leases, path, len, intr, out, count, err);
 }
 
-void dlock_backends_shutdown(void)
+void dlock_backends_shutdown(int final)
 {
-	dlock_zk_backend.shutdown();
-	dlock_redis_backend.shutdown();
+	dlock_zk_backend.shutdown(final);
+	dlock_redis_backend.shutdown(final);
 }

@@ -48,8 +48,10 @@ int dlock_backend_participants(const dlock_target *t, dlock_kind kind, int max_l
                                const char *path, size_t len, const dlock_interrupt *intr,
                                dlock_participant **out, size_t *count, dlock_err *err);
 
-/* Closes every backend's unused sessions and connections, stops helper
- * threads that nothing needs (request end without persistence, module end). */
-void dlock_backends_shutdown(void);
+/* Closes every backend's unused sessions and connections and stops helper
+ * threads that nothing needs (request end without persistence); final != 0
+ * (module end) stops them whatever they still serve: the code they run is
+ * about to be unloaded. */
+void dlock_backends_shutdown(int final);
 
 #endif

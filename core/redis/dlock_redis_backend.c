@@ -115,9 +115,9 @@ static unsigned rb_connections(void)
 	return dlock_redis_pool_size() + dlock_redis_watchdog_connections();
 }
 
-static void rb_shutdown(void)
+static void rb_shutdown(int final)
 {
-	dlock_redis_watchdog_stop_if_idle();
+	dlock_redis_watchdog_stop(final);
 	dlock_redis_pool_shutdown();
 }
 

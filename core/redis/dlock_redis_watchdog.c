@@ -306,12 +306,20 @@ void dlock_redis_watchdog_confirm(dlock_redis_lease *l, int64_t sent_at, int hel
 	pthread_mutex_unlock(&wd_mu);
 }
 
-void dlock_redis_watchdog_stop_if_idle(void)
+void dlock_redis_watchdog_stop(int force)
 {
 	pthread_t t;
 
 	pthread_once(&wd_once, wd_init);
 	pthread_mutex_lock(&wd_mu);
+	if (force) {
+		dlock_redis_lease *l;
+
+		for (l = wd_list; l; l = l->next) {
+			l->registered = 0;
+		}
+		wd_list = NULL;
+	}
 	if (!wd_running || wd_list) {
 		pthread_mutex_unlock(&wd_mu);
 		return;

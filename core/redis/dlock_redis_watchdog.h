@@ -55,8 +55,9 @@ int64_t dlock_redis_watchdog_until(dlock_redis_lease *l);
 void dlock_redis_watchdog_confirm(dlock_redis_lease *l, int64_t sent_at, int held);
 
 /* Stops the thread and closes its connections when no lease is registered
- * (request end, module end). */
-void dlock_redis_watchdog_stop_if_idle(void);
+ * (request end), or in any case when force != 0 (module end: leases still
+ * registered are forgotten and lapse on the server). */
+void dlock_redis_watchdog_stop(int force);
 
 /* Connections the watchdog has open. */
 unsigned dlock_redis_watchdog_connections(void);
