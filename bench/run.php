@@ -209,6 +209,44 @@ foreach (['persistent' => 1, 'fresh session' => 0] as $label => $persistent) {
     say(sprintf('request (%s): p50 %.2f ms', $label, $R['requests'][$label]['p50_ms']));
 }
 
+/* 6b. per-request cost under php-fpm (one worker, cgi-fcgi per request): the
+ * lock's share is a request's p50 less the same request's without a lock */
+$R['fpm'] = [];
+$fpmSh = dirname(__DIR__) . '/scripts/fpm.sh';
+$fpmPort = (int) (getenv('DLOCK_BENCH_FPM_PORT') ?: 21870);
+foreach (['no lock' => [1, 'nolock.php'], 'persistent' => [1, 'cycle.php'], 'fresh session' => [0, 'cycle.php']]
+         as $label => [$persistent, $script]) {
+    $start = sprintf('DLOCK_SO=%s %s start %d pm.max_children=1 %s %s 2>&1',
+        escapeshellarg(getenv('DLOCK_SO') ?: ''), escapeshellarg($fpmSh), $fpmPort,
+        escapeshellarg("php_admin_value[dlock.persistent]=$persistent"),
+        escapeshellarg("php_admin_value[dlock.hosts]=$hosts"));
+    exec($start, $out, $rc);
+    if ($rc !== 0) {
+        say('php-fpm did not start: ' . implode(' ', $out));
+        break;
+    }
+    $env = ['SCRIPT_FILENAME' => __DIR__ . "/www/$script", 'REQUEST_METHOD' => 'GET',
+            'PATH' => getenv('PATH')];
+    $lat = [];
+    for ($i = 0; $i < $size['requests'] + 5; $i++) {
+        $t = microtime(true);
+        $p = proc_open(['cgi-fcgi', '-bind', '-connect', "127.0.0.1:$fpmPort"],
+            [0 => ['file', '/dev/null', 'r'], 1 => ['pipe', 'w'], 2 => ['file', '/dev/null', 'w']], $pipes, null, $env);
+        $body = stream_get_contents($pipes[1]);
+        fclose($pipes[1]);
+        proc_close($p);
+        if ($i >= 5) {
+            $lat[] = (microtime(true) - $t) * 1000;
+        }
+        if (!str_contains((string) $body, "ok\n")) {
+            say("fpm request failed: $body");
+        }
+    }
+    exec(sprintf('%s stop %d 2>&1', escapeshellarg($fpmSh), $fpmPort));
+    $R['fpm'][$label] = ['p50_ms' => pctl($lat, 0.5), 'p99_ms' => pctl($lat, 0.99)];
+    say(sprintf('fpm request (%s): p50 %.2f ms', $label, $R['fpm'][$label]['p50_ms']));
+}
+
 /* 8. Redis: when bench/run.sh started its servers, DLOCK_BENCH_REDIS="always=HOST:PORT,everysec=HOST:PORT" */
 $redisServers = [];
 foreach (array_filter(explode(',', (string) getenv('DLOCK_BENCH_REDIS'))) as $pair) {
@@ -272,6 +310,14 @@ $md .= sprintf("\n## 5. Many locks (%d distinct paths, one process)\n\n| ms per 
 $md .= "\n## 6. Per-request cost (php -S, one lock cycle per request)\n\n| session | p50 ms | p99 ms |\n|---|---|---|\n";
 foreach ($R['requests'] as $k => $r) {
     $md .= sprintf("| %s | %.2f | %.2f |\n", $k, $r['p50_ms'], $r['p99_ms']);
+}
+if (isset($R['fpm']['no lock'])) {
+    $md .= "\n## 6b. Per-request cost under php-fpm (one worker, one cgi-fcgi process per request)\n\n"
+         . "| request | p50 ms | p99 ms | lock's share of p50 ms |\n|---|---|---|---|\n";
+    foreach ($R['fpm'] as $k => $r) {
+        $md .= sprintf("| %s | %.2f | %.2f | %s |\n", $k, $r['p50_ms'], $r['p99_ms'],
+            $k === 'no lock' ? '–' : sprintf('%.2f', $r['p50_ms'] - $R['fpm']['no lock']['p50_ms']));
+    }
 }
 $m = $R['memory'];
 $md .= sprintf("\n## 7. Memory over %d cycles\n\n| | before | after |\n|---|---|---|\n| memory_get_usage() bytes | %d | %d |\n| RSS KB | %d | %d |\n",

@@ -9,7 +9,7 @@
 #   bash bench/run.sh --smoke    small sizes, for CI (~1-2 minutes)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-DLOCK_EXTRA_PACKAGES="${DLOCK_EXTRA_PACKAGES:-} default-jdk-headless libcurator-recipes-java python3-kazoo gnuplot-nox redis-server php-redis" \
+DLOCK_EXTRA_PACKAGES="${DLOCK_EXTRA_PACKAGES:-} default-jdk-headless libcurator-recipes-java python3-kazoo gnuplot-nox redis-server php-redis php-fpm libfcgi-bin" \
 	scripts/setup.sh
 mkdir -p bench/bin
 cc="gcc -O2 -std=gnu11 -Wall"
