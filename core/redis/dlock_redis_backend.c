@@ -39,9 +39,9 @@ static int rb_participants(const dlock_target *t, dlock_kind kind, int max_lease
 	if ((rc = dlock_redis_pool_get(t, &c, err)) != DLOCK_OK) {
 		return rc;
 	}
-	k_queue = dlock_redis_key("dlock_queue:", path, "");
+	k_queue = dlock_redis_own_key("dlock_queue:", path, "");
 	k_token = dlock_redis_key("redisson_lock_token:", path, "");
-	p_wait = dlock_redis_key("dlock_wait:", path, ":");
+	p_wait = dlock_redis_own_key("dlock_wait:", path, ":");
 	if (!k_queue || !k_token || !p_wait) {
 		rc = dlock_err_set(err, DLOCK_ENOMEM, 0, "out of memory");
 		goto done;

@@ -40,12 +40,23 @@ static uint64_t rl_next_owner; /* owner ids */
 
 char *dlock_redis_key(const char *prefix, const char *name, const char *suffix)
 {
-	int braced = strchr(name, '{') == NULL;
+	int braced = strchr(name, '{') == NULL; /* Redisson's prefixName() */
 	size_t n = strlen(prefix) + strlen(name) + strlen(suffix) + 3;
 	char *k = malloc(n);
 
 	if (k) {
 		snprintf(k, n, "%s%s%s%s%s", prefix, braced ? "{" : "", name, braced ? "}" : "", suffix);
+	}
+	return k;
+}
+
+char *dlock_redis_own_key(const char *prefix, const char *name, const char *suffix)
+{
+	size_t n = strlen(prefix) + strlen(name) + strlen(suffix) + 3;
+	char *k = malloc(n);
+
+	if (k) {
+		snprintf(k, n, "%s{%s}%s", prefix, name, suffix);
 	}
 	return k;
 }
@@ -65,11 +76,11 @@ int dlock_redis_lock_new(dlock_handle *h, dlock_err *err)
 	if (!(l = calloc(1, sizeof(*l)))) {
 		return dlock_err_set(err, DLOCK_ENOMEM, 0, "out of memory");
 	}
-	l->k_queue = dlock_redis_key("dlock_queue:", h->path, "");
+	l->k_queue = dlock_redis_own_key("dlock_queue:", h->path, "");
 	l->k_token = dlock_redis_key("redisson_lock_token:", h->path, "");
 	l->k_channel = dlock_redis_key("redisson_lock__channel:", h->path, "");
-	l->p_wait = dlock_redis_key("dlock_wait:", h->path, ":");
-	l->p_wake = dlock_redis_key("dlock_wake:", h->path, ":");
+	l->p_wait = dlock_redis_own_key("dlock_wait:", h->path, ":");
+	l->p_wake = dlock_redis_own_key("dlock_wake:", h->path, ":");
 	l->p_latch = dlock_redis_key("redisson_unlock_latch:", h->path, ":");
 	l->owner = ++rl_next_owner;
 	l->h = h;
@@ -269,18 +280,22 @@ static int rl_granted(dlock_handle *h, long long count, long long token, int64_t
 
 /* WAIT until target.wait_replicas replicas have every write of c so far
  * (our grant and its token), at most connect_timeout. */
-static int rl_wait_replicas(dlock_handle *h, dlock_redis_conn *c, dlock_err *err)
+static int rl_wait_replicas(dlock_handle *h, dlock_redis_conn *c, int64_t dl, dlock_err *err)
 {
 	char n[16], ms[24];
 	const char *argv[3] = {"WAIT", n, ms};
 	redisReply *r = NULL;
 	long long acked;
+	int64_t wait = h->target.connect_timeout_ms, now = dlock_now_ms();
 	int rc;
 
+	if (dl >= 0 && dl + RL_GRACE_MS - now < wait) {
+		wait =
+		    dl + RL_GRACE_MS - now > 1 ? dl + RL_GRACE_MS - now : 1; /* a timed acquire's bound */
+	}
 	snprintf(n, sizeof(n), "%d", h->target.wait_replicas);
-	snprintf(ms, sizeof(ms), "%lld", (long long)h->target.connect_timeout_ms);
-	rc = dlock_redis_conn_call(c, 3, argv, NULL, dlock_now_ms() + 2 * h->target.connect_timeout_ms,
-	                           NULL, &r, err);
+	snprintf(ms, sizeof(ms), "%lld", (long long)wait);
+	rc = dlock_redis_conn_call(c, 3, argv, NULL, now + wait + RL_GRACE_MS, NULL, &r, err);
 	if (rc != DLOCK_OK) {
 		return rc;
 	}
@@ -291,8 +306,7 @@ static int rl_wait_replicas(dlock_handle *h, dlock_redis_conn *c, dlock_err *err
 		    err, DLOCK_ESERVER, 0,
 		    "%s: acquired on the master, but only %lld of %d replicas acknowledged "
 		    "it within %lld ms (wait_replicas); released",
-		    c->where, acked < 0 ? 0 : acked, h->target.wait_replicas,
-		    (long long)h->target.connect_timeout_ms);
+		    c->where, acked < 0 ? 0 : acked, h->target.wait_replicas, (long long)wait);
 	}
 	return DLOCK_OK;
 }
@@ -305,7 +319,7 @@ int dlock_redis_lock_acquire(dlock_handle *h, const dlock_acquire_req *req, dloc
 	const char *grant = "";
 	int64_t dl = req->timeout_ms < 0 ? -1 : dlock_now_ms() + req->timeout_ms, loss_since = 0;
 	long long out[3];
-	int rc;
+	int rc, late = 0;
 
 	if (l->holds > 0 && l->pid != getpid()) {
 		rl_forget(l); /* a fork parent's hold: not ours */
@@ -336,17 +350,33 @@ int dlock_redis_lock_acquire(dlock_handle *h, const dlock_acquire_req *req, dloc
 		snprintf(waiter, sizeof(waiter), "%s:%llu", l->lease.field, (unsigned long long)++l->seq);
 	}
 	for (;;) {
-		int64_t sent = dlock_now_ms(), now;
+		int64_t sent = dlock_now_ms(), now, call = sent; /* call: when the failing call began */
 
 		rc = rl_lock_call(h, c, waiter, grant, rl_call_deadline(h, dl), req->intr, out, err);
 		if (rc == DLOCK_OK) {
 			loss_since = 0;
 			if (out[0] == 1) {
 				if ((rc = rl_granted(h, out[1], out[2], sent, err)) == DLOCK_OK &&
-				    h->target.wait_replicas > 0 && (rc = rl_wait_replicas(h, c, err)) != DLOCK_OK) {
+				    h->target.wait_replicas > 0 &&
+				    (rc = rl_wait_replicas(h, c, dl, err)) != DLOCK_OK) {
 					dlock_redis_lock_release(h, 1, 1, NULL); /* not durable: not held */
 				}
-				return rc;
+				if (rc != DLOCK_OK || dlock_redis_watchdog_until(&l->lease) - dlock_now_ms() >=
+				                          h->target.lease_ms / 3) {
+					return rc;
+				}
+				/* the grant's reply came so late (a paused process, a stalled
+				 * server) that most of the lease may be gone, or all of it and
+				 * the lock with it: ask again, dated now. The lock script knows
+				 * our field if we still hold; else we queue again. */
+				rl_forget(l);
+				if (++late >= 3) {
+					return dlock_err_set(err, DLOCK_ECONNLOSS, 0,
+					                     "%s: the server's replies come later than two thirds of "
+					                     "the lease; the lock is not held",
+					                     c->where);
+				}
+				continue;
 			}
 			if (out[0] == -3) {
 				return dlock_err_set(err, DLOCK_EDEADLK, 0,
@@ -370,6 +400,7 @@ int dlock_redis_lock_acquire(dlock_handle *h, const dlock_acquire_req *req, dloc
 				rl_leave(h, c, waiter);
 				return DLOCK_ETIMEDOUT;
 			}
+			call = now;
 			rc = rl_block(h, c, waiter,
 			              dl >= 0 && dl - now < DLOCK_REDIS_HEARTBEAT_MS ? dl - now
 			                                                             : DLOCK_REDIS_HEARTBEAT_MS,
@@ -381,7 +412,7 @@ int dlock_redis_lock_acquire(dlock_handle *h, const dlock_acquire_req *req, dloc
 		if (rc == DLOCK_ECONNLOSS || rc == DLOCK_ECONNECT) {
 			now = dlock_now_ms();
 			if (!loss_since) {
-				loss_since = now;
+				loss_since = call; /* the connection is given connect_timeout in all */
 			}
 			if (now - loss_since < h->target.connect_timeout_ms && (dl < 0 || now < dl)) {
 				if (!rl_backoff(c->ctx ? 0 : RL_BACKOFF_MS, req->intr)) {
@@ -441,9 +472,12 @@ int dlock_redis_lock_release(dlock_handle *h, int wait, int all, dlock_err *err)
 		const char *kv[10] = {h->path,   l->k_channel, latch,     l->k_queue, l->lease.field,
 		                      rl_fmt(h), latch_ttl,    l->p_wait, l->p_wake,  ttl};
 		redisReply *r = NULL;
+		int64_t call = dlock_now_ms(), deadline = call + h->target.connect_timeout_ms;
 
-		rc = dlock_redis_script_call(c, DLOCK_RS_UNLOCK, 4, 6, kv,
-		                             dlock_now_ms() + h->target.connect_timeout_ms, NULL, &r, err);
+		if (loss_since && loss_since + h->target.connect_timeout_ms < deadline) {
+			deadline = loss_since + h->target.connect_timeout_ms; /* connect_timeout in all */
+		}
+		rc = dlock_redis_script_call(c, DLOCK_RS_UNLOCK, 4, 6, kv, deadline, NULL, &r, err);
 		if (rc == DLOCK_OK) {
 			long long v = r->type == REDIS_REPLY_INTEGER ? r->integer : -2;
 
@@ -462,7 +496,7 @@ int dlock_redis_lock_release(dlock_handle *h, int wait, int all, dlock_err *err)
 			int64_t now = dlock_now_ms();
 
 			if (!loss_since) {
-				loss_since = now;
+				loss_since = call;
 			}
 			if (now - loss_since < h->target.connect_timeout_ms && now + RL_BACKOFF_MS < until) {
 				rl_backoff(c->ctx ? 0 : RL_BACKOFF_MS, NULL);
@@ -491,11 +525,11 @@ int dlock_redis_lock_verify(dlock_handle *h, dlock_err *err)
 {
 	rl_lock *l = h->impl;
 	dlock_redis_conn *c;
-	char lease[24];
+	char lease[24] = ""; /* empty: only look (see the renew script) */
 	const char *kv[4] = {h->path, lease, l->lease.field, rl_fmt(h)};
 	redisReply *r = NULL;
 	int64_t sent;
-	int rc, held;
+	int rc, held, capped;
 
 	if (l->holds == 0) {
 		return dlock_err_set(err, DLOCK_ENOTHELD, 0, "lock %s is not held by this object", h->path);
@@ -512,8 +546,12 @@ int dlock_redis_lock_verify(dlock_handle *h, dlock_err *err)
 	if ((rc = dlock_redis_pool_get(&h->target, &c, err)) != DLOCK_OK) {
 		return rc;
 	}
-	snprintf(lease, sizeof(lease), "%lld", (long long)h->target.lease_ms);
 	sent = dlock_now_ms();
+	/* past max_hold only look: a renewal here would outlast the cap */
+	capped = l->lease.max_until >= 0 && sent >= l->lease.max_until;
+	if (!capped) {
+		snprintf(lease, sizeof(lease), "%lld", (long long)h->target.lease_ms);
+	}
 	rc = dlock_redis_script_call(c, DLOCK_RS_RENEW, 1, 3, kv, sent + h->target.connect_timeout_ms,
 	                             NULL, &r, err);
 	if (rc != DLOCK_OK) {
@@ -522,7 +560,9 @@ int dlock_redis_lock_verify(dlock_handle *h, dlock_err *err)
 	held = r->type == REDIS_REPLY_ARRAY && r->elements == 1 &&
 	       r->element[0]->type == REDIS_REPLY_INTEGER && r->element[0]->integer == 1;
 	freeReplyObject(r);
-	dlock_redis_watchdog_confirm(&l->lease, sent, held);
+	if (!held || !capped) {
+		dlock_redis_watchdog_confirm(&l->lease, sent, held);
+	}
 	if (!held) {
 		return dlock_err_set(err, DLOCK_ELOST, 0, "lock %s is gone from the server", h->path);
 	}

@@ -5,7 +5,7 @@
  *   redisson_lock_token:{N}         fencing counter, INCR per acquire (kept for ever)
  *   redisson_lock__channel:{N}      Redisson's unlock message "0" is published here
  *   redisson_unlock_latch:{N}:<id>  an unlock's answer for its retry, short-lived
- *   dlock_queue:{N}                 LIST of waiter ids in arrival order
+ *   dlock_queue:{N}                 LIST of waiter ids in arrival order ({N}: always braced)
  *   dlock_wait:{N}:<waiter>         a waiter's heartbeat ("waiting" or "woken"), short TTL
  *   dlock_wake:{N}:<waiter>         LIST a waiter blocks on with BLPOP; one LPUSH wakes it
  * Nested holds are counted in the process (the server's count stays 1). */
@@ -32,7 +32,11 @@ unsigned dlock_redis_lock_holds(const dlock_handle *h);
 int64_t dlock_redis_lock_token(const dlock_handle *h);
 int dlock_redis_lock_self_conflict(const dlock_handle *h);
 
-/* Key names of lock `name` (see above), malloc()ed; NULL when out of memory. */
+/* Key names of lock `name` (see above), malloc()ed; NULL when out of memory.
+ * dlock_redis_key follows Redisson's prefixName() (a name with a brace is
+ * used as it is) for the keys Redisson shares; dlock_redis_own_key always
+ * braces the name, so no two names share dlock's own keys. */
 char *dlock_redis_key(const char *prefix, const char *name, const char *suffix);
+char *dlock_redis_own_key(const char *prefix, const char *name, const char *suffix);
 
 #endif

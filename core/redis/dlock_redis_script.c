@@ -14,7 +14,9 @@
  * so a dead holder's lease ends while others renew theirs), 'w' dlock's
  * read-write lock ("wr" the read part, "ww" the write part: the same ZSET,
  * members "r:<field>" and "w:<field>"). held() is our
- * count (0: not ours), avail() how many more may hold now (expired entries
+ * count (0: not ours; a key of another type is never ours, so a lock taken
+ * in another format is waited for, not an error), avail() how many more may
+ * hold now (expired entries
  * are dropped first), take() and setlease() set our lease, drop() removes
  * our hold. */
 #define DLOCK_LUA_FORMATS                                                                          \
@@ -22,9 +24,12 @@
 	"return t[1] * 1000 + math.floor(t[2] / 1000) end "                                            \
 	"local function held(k, fmt, f) "                                                              \
 	"local c = string.sub(fmt, 1, 1) "                                                             \
-	"if c == 'r' then return tonumber(redis.call('hget', k, f) or '0') end "                       \
-	"if c == 'l' then if redis.call('get', k) == f then return 1 end return 0 end "                \
-	"if redis.call('type', k).ok ~= 'zset' then return 0 end "                                     \
+	"local t = redis.call('type', k).ok "                                                          \
+	"if c == 'r' then if t ~= 'hash' then return 0 end "                                           \
+	"return tonumber(redis.call('hget', k, f) or '0') end "                                        \
+	"if c == 'l' then if t == 'string' and redis.call('get', k) == f then return 1 end "           \
+	"return 0 end "                                                                                \
+	"if t ~= 'zset' then return 0 end "                                                            \
 	"local sc = redis.call('zscore', k, f) "                                                       \
 	"if sc and tonumber(sc) > nowms() then return 1 end return 0 end "                             \
 	"local function avail(k, fmt) "                                                                \
@@ -174,35 +179,41 @@ static const char dlock_lua_leave[] = DLOCK_LUA_FORMATS DLOCK_LUA_WAKE
     "wakeall(KEYS[1], KEYS[2], ARGV[2], ARGV[3], tonumber(ARGV[4]), ARGV[5]) "
     "return 1 ";
 
-/* KEYS: lock names. ARGV: (lease ms, field, format) per key. Returns 1
- * (renewed) or 0 (our hold is gone) per key. */
+/* KEYS: lock names. ARGV: (lease ms, field, format) per key; an empty lease
+ * only checks (a hold past max_hold). Returns 1 (ours: renewed) or 0 (our
+ * hold is gone) per key; one key that fails never fails the others. */
 static const char dlock_lua_renew[] =
     DLOCK_LUA_FORMATS "local r = {} "
                       "for i = 1, #KEYS do "
                       "local lease, f, fmt = ARGV[3 * i - 2], ARGV[3 * i - 1], ARGV[3 * i] "
-                      "if held(KEYS[i], fmt, f) > 0 then setlease(KEYS[i], fmt, f, lease) r[i] = 1 "
-                      "else r[i] = 0 end "
+                      "local ok, h = pcall(held, KEYS[i], fmt, f) "
+                      "r[i] = 0 "
+                      "if ok and h > 0 then "
+                      "r[i] = 1 "
+                      "if lease ~= '' then setlease(KEYS[i], fmt, f, lease) end "
+                      "end "
                       "end "
                       "return r ";
 
 /* KEYS: lock, queue, token. ARGV: wait prefix, format. Returns holders each
  * followed by the current token, then '', then live waiters in order, each
- * as its owner's field (the waiter id less its ":<attempt>"). */
+ * as its owner's field (the waiter id less its ":<attempt>"). Holders are
+ * listed by what the key is, whatever format was asked for. */
 static const char dlock_lua_list[] = DLOCK_LUA_FORMATS
     "local out = {} "
     "local tok = redis.call('get', KEYS[3]) or '0' "
     "local fmt = string.sub(ARGV[2], 1, 1) "
     "avail(KEYS[1], ARGV[2]) "
-    "if redis.call('exists', KEYS[1]) == 1 then "
-    "if fmt == 'r' then "
+    "local t = redis.call('type', KEYS[1]).ok "
+    "if t == 'hash' then "
     "local h = redis.call('hgetall', KEYS[1]) "
     "for i = 1, #h, 2 do table.insert(out, h[i]) table.insert(out, tok) end "
-    "elseif fmt == 'l' then table.insert(out, redis.call('get', KEYS[1])) table.insert(out, tok) "
-    "else "
-    "for _, m in ipairs(redis.call('zrange', KEYS[1], 0, -1)) do "
+    "elseif t == 'string' then table.insert(out, redis.call('get', KEYS[1])) "
+    "table.insert(out, tok) "
+    "elseif t == 'zset' then "
+    "for _, m in ipairs(redis.call('zrangebyscore', KEYS[1], '(' .. nowms(), '+inf')) do "
     "if m ~= '__write__' then table.insert(out, m) "
     "table.insert(out, (fmt == 'z' or fmt == 'w') and '0' or tok) end end "
-    "end "
     "end "
     "table.insert(out, '') "
     "for _, w in ipairs(redis.call('lrange', KEYS[2], 0, -1)) do "

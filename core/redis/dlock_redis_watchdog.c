@@ -41,6 +41,16 @@ static void wd_free_conns(void)
 	}
 }
 
+static void wd_cond_init(void)
+{
+	pthread_condattr_t a;
+
+	pthread_condattr_init(&a);
+	pthread_condattr_setclock(&a, CLOCK_MONOTONIC);
+	pthread_cond_init(&wd_cond, &a);
+	pthread_condattr_destroy(&a);
+}
+
 static void wd_atfork_prepare(void)
 {
 	pthread_mutex_lock(&wd_mu);
@@ -64,17 +74,15 @@ static void wd_atfork_child(void)
 	wd_running = 0;
 	wd_stop = 0;
 	wd_free_conns();
+	/* the parent's watchdog may have been waiting on the condition: its
+	 * state came along, so the child starts with a fresh one */
+	wd_cond_init();
 	pthread_mutex_unlock(&wd_mu);
 }
 
 static void wd_init(void)
 {
-	pthread_condattr_t a;
-
-	pthread_condattr_init(&a);
-	pthread_condattr_setclock(&a, CLOCK_MONOTONIC);
-	pthread_cond_init(&wd_cond, &a);
-	pthread_condattr_destroy(&a);
+	wd_cond_init();
 	pthread_atfork(wd_atfork_prepare, wd_atfork_parent, wd_atfork_child);
 }
 
