@@ -232,9 +232,9 @@ final class SymfonyStoreTest extends DlockTestCase
 
     public function testDemotionWhileAWriterIsQueuedIsAConflictAndKeepsTheWrite(): void
     {
-        // the child is forked before the parent holds anything: a child forked
-        // while the parent holds the lock counts that hold as its own and
-        // refuses to wait for it (a dlock defect, reported separately)
+        // the child is forked before the parent holds anything (a child forked
+        // while the parent held was refused as a self-deadlock before 878e6da;
+        // tests/06_safety/009 covers that case now)
         $options = ['hosts' => self::hosts(), 'prefix' => $this->prefix];
         $sock = $this->fork(function ($sock) use ($options): void {
             $store = new DlockStore($options);
