@@ -154,6 +154,34 @@ foreach ($size['herd'] as $w) {
         $R['herd'][$w]['notifications_per_release'] ?? NAN, $R['herd'][$w]['handover_p50_ms'] ?? NAN));
 }
 
+/* 5b. new paths: a lock cycle on a path whose parent does not exist yet (the
+ * per-entity lock, /locks/orders/<id>) against one on an existing path */
+$newpath = <<<'PHP'
+<?php
+[, $hosts, $n] = $argv; $n = (int) $n; $o = ['hosts' => $hosts];
+$w = new DistributedLock('/bench/np-one', $o); $w->acquire(); $w->release();
+$run = function (callable $path) use ($n, $o) {
+    $t = hrtime(true);
+    for ($i = 0; $i < $n; $i++) { $l = new DistributedLock($path($i), $o); $l->acquire(); $l->release(); }
+    return (hrtime(true) - $t) / 1e6 / $n;
+};
+$tag = bin2hex(random_bytes(4));
+$w = new DistributedLock("/bench/np-$tag/warm", $o); $w->acquire(); $w->release();
+$one = $new = [];
+for ($r = 0; $r < 3; $r++) { /* interleaved, so both see the same load */
+    $one[] = $run(fn($i) => '/bench/np-one');
+    $new[] = $run(fn($i) => "/bench/np-$tag/o$r-$i");
+}
+sort($one); sort($new);
+printf("one_path_ms %.4f\nnew_path_ms %.4f\n", $one[1], $new[1]);
+PHP;
+$f = tempnam(sys_get_temp_dir(), 'bench') . '.php';
+file_put_contents($f, $newpath);
+$R['newpath'] = kv((string) shell_exec("$php $f $hosts " . ($smoke ? 50 : 500)));
+unlink($f);
+say(sprintf('new paths: %.3f ms a cycle against %.3f ms on one path', $R['newpath']['new_path_ms'] ?? NAN,
+    $R['newpath']['one_path_ms'] ?? NAN));
+
 /* 5. many locks, 7. memory: run in a fresh PHP process each */
 $many = <<<'PHP'
 [, $hosts, $n] = $argv;
@@ -278,6 +306,7 @@ $targets = [
     ["notifications per release at $hmax waiters == 1", $R['herd'][$hmax]['notifications_per_release'] ?? NAN, 1, 'eq'],
     ["hand-over at $hmax waiters <= 1.5 x at 1 waiter", ($R['herd'][$hmax]['handover_p50_ms'] ?? NAN) / $h1, 1.5, true],
     ['persistent request >= 5 x faster than fresh session', $R['requests']['fresh session']['p50_ms'] / $R['requests']['persistent']['p50_ms'], 5],
+    ['new-path cycle <= 1.15 x an existing-path cycle', ($R['newpath']['new_path_ms'] ?? NAN) / ($R['newpath']['one_path_ms'] ?? NAN), 1.15, true],
     ['no memory growth (zend bytes over the memory run)', $R['memory']['zend_bytes_after'] - $R['memory']['zend_bytes_before'], 4096, true],
 ];
 $md = "# dlock benchmark" . ($smoke ? ' (smoke run: small sizes, figures indicative only)' : '') . "\n\n";
@@ -307,6 +336,9 @@ foreach ($R['herd'] as $w => $h) {
 $md .= "\n![hand-over latency against waiters](handover.png)\n";
 $md .= sprintf("\n## 5. Many locks (%d distinct paths, one process)\n\n| ms per lock | bytes per held lock (zend) | bytes per held lock (RSS) |\n|---|---|---|\n| %.3f | %.0f | %.0f |\n",
     $size['many'], $R['many']['ms_per_lock'] ?? NAN, $R['many']['bytes_per_lock_zend'] ?? NAN, $R['many']['bytes_per_lock_rss'] ?? NAN);
+$md .= sprintf("\n## 5b. New paths (a lock on a path whose parent does not exist yet, against one existing path; median of 3 interleaved rounds)\n\n| one path ms a cycle | new paths ms a cycle | ratio |\n|---|---|---|\n| %.3f | %.3f | %.2f |\n",
+    $R['newpath']['one_path_ms'] ?? NAN, $R['newpath']['new_path_ms'] ?? NAN,
+    ($R['newpath']['new_path_ms'] ?? NAN) / ($R['newpath']['one_path_ms'] ?? NAN));
 $md .= "\n## 6. Per-request cost (php -S, one lock cycle per request)\n\n| session | p50 ms | p99 ms |\n|---|---|---|\n";
 foreach ($R['requests'] as $k => $r) {
     $md .= sprintf("| %s | %.2f | %.2f |\n", $k, $r['p50_ms'], $r['p99_ms']);

@@ -11,7 +11,61 @@
 #include "dlock_call.h"
 #include "dlock_fault.h"
 
-#define DLOCK_CREATE_TRIES 8 /* parent reaped between mkdir and create; lost replies */
+#define DLOCK_CREATE_TRIES  8   /* parent reaped between mkdir and create; lost replies */
+#define DLOCK_PARENTS_KNOWN 256 /* lock paths remembered as existing, per process */
+
+/* Lock paths this process saw exist, each with the session that saw it: a
+ * known path's node is created at once; an unknown one gets its container
+ * created in the same round trip, just before the node (a session's requests
+ * are handled in order), so a lock on a new per-entity path costs what one on
+ * an existing path does. The server removes an empty container after a while:
+ * a create that then finds no parent forgets the path and creates it again.
+ * The PHP thread is the only user (NTS builds only). */
+static struct {
+	int64_t sid; /* session that saw it; 0: free slot */
+	char *path;  /* owned */
+} parents_known[DLOCK_PARENTS_KNOWN];
+static unsigned parents_next; /* the slot the next new path takes (oldest first) */
+
+static int parent_slot(int64_t sid, const char *path)
+{
+	unsigned i;
+
+	for (i = 0; i < DLOCK_PARENTS_KNOWN; i++) {
+		/* newest first: the same few paths are locked again and again */
+		unsigned k = (parents_next + DLOCK_PARENTS_KNOWN - 1 - i) % DLOCK_PARENTS_KNOWN;
+
+		if (parents_known[k].sid == sid && parents_known[k].path &&
+		    strcmp(parents_known[k].path, path) == 0) {
+			return (int)k;
+		}
+	}
+	return -1;
+}
+
+static void parent_remember(int64_t sid, const char *path)
+{
+	char *copy;
+
+	if (parent_slot(sid, path) >= 0 || !(copy = strdup(path))) {
+		return;
+	}
+	free(parents_known[parents_next].path);
+	parents_known[parents_next].path = copy;
+	parents_known[parents_next].sid = sid;
+	parents_next = (parents_next + 1) % DLOCK_PARENTS_KNOWN;
+}
+
+static void parent_forget(int64_t sid, const char *path)
+{
+	int k = parent_slot(sid, path);
+
+	if (k >= 0) {
+		free(parents_known[k].path);
+		parents_known[k].path = NULL;
+		parents_known[k].sid = 0;
+	}
+}
 
 /* Creates r->path as a container node (a persistent one on servers without
  * containers), and its missing ancestors: the deepest first, going up only
@@ -165,7 +219,8 @@ int dlock_create_node(dlock_session *s, const dlock_create_req *r, dlock_created
 
 	memset(out, 0, sizeof(*out));
 	for (tries = 0; tries < DLOCK_CREATE_TRIES; tries++) {
-		dlock_call *create, *list;
+		dlock_call *mkdir = NULL, *create, *list;
+		int64_t sid = dlock_session_id(s);
 
 		if (pending) { /* a create may have succeeded unseen: look for it first */
 			rc = dlock_call_reconnect(s, r->deadline, r->intr, err);
@@ -181,9 +236,15 @@ int dlock_create_node(dlock_session *s, const dlock_create_req *r, dlock_created
 			}
 			pending = 0;
 		}
+		if (tries == 0 && parent_slot(sid, r->path) < 0) {
+			/* its reply comes before the create's: "exists" is fine, any other
+			 * failure shows again as the create's ZNONODE */
+			mkdir = dlock_call_create(s, r->path, NULL, 0, ZOO_CONTAINER);
+		}
 		create = dlock_call_create(s, r->prefix, r->data, r->data_len, ZOO_EPHEMERAL_SEQUENTIAL);
 		list = dlock_call_children(s, r->path);
 		rc = dlock_call_wait(create, r->call_deadline, r->intr);
+		dlock_call_release(mkdir); /* answered before the create (or given up with it) */
 		if (rc != DLOCK_OK) {
 			pending = create != NULL; /* in flight: it may still land */
 			dlock_call_release(create);
@@ -196,6 +257,7 @@ int dlock_create_node(dlock_session *s, const dlock_create_req *r, dlock_created
 			zrc = ZCONNECTIONLOSS; /* the node exists, but we "never saw" the reply */
 		}
 		if (zrc == ZOK) {
+			parent_remember(sid, r->path);
 			out->node = dlock_call_take_created(create);
 			out->czxid = create->stat.czxid;
 			if (dlock_call_wait(list, r->call_deadline, r->intr) == DLOCK_OK && list->rc == ZOK) {
@@ -217,6 +279,7 @@ int dlock_create_node(dlock_session *s, const dlock_create_req *r, dlock_created
 			                   "cannot create a lock node under %.128s: %s", r->path, zerror(zrc));
 			break;
 		}
+		parent_forget(sid, r->path); /* reaped since, or its own parent is missing */
 		rc = create_parents(s, r, err);
 		if (rc == DLOCK_ECONNLOSS) {
 			rc = dlock_call_reconnect(s, r->deadline, r->intr, err);
