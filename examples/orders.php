@@ -26,33 +26,10 @@ if (($argv[1] ?? '') === '--worker') {
     exit(0);
 }
 
-$workers = (int) ($argv[1] ?? 8);
-$each = (int) ($argv[2] ?? 25);
-foreach (['unlocked', 'locked'] as $mode) {
-    $counter = tempnam(sys_get_temp_dir(), 'orders');
-    file_put_contents($counter, '0');
-    $t = microtime(true);
-    $procs = [];
-    for ($w = 0; $w < $workers; $w++) {
-        $cmd = [PHP_BINARY, '-n', '-d', 'extension=' . (getenv('DLOCK_SO') ?: 'dlock'), __FILE__, '--worker', $mode, $counter, (string) $each];
-        $procs[] = proc_open($cmd, [1 => ['pipe', 'w']], $pipes);
-        $outs[] = $pipes[1];
-    }
-    $numbers = [];
-    foreach ($outs as $o) {
-        foreach (explode("\n", trim(stream_get_contents($o))) as $n) {
-            if ($n !== '') {
-                $numbers[] = $n;
-            }
-        }
-    }
-    foreach ($procs as $p) {
-        proc_close($p);
-    }
-    $outs = [];
-    $dupes = count($numbers) - count(array_unique($numbers));
+require __DIR__ . '/demo_driver.php';
+
+dlock_demo_run(__FILE__, $argv, function ($mode, $workers, $each, $numbers, $end, $seconds) {
+    $unique = count(array_unique($numbers));
     printf("%-9s %d workers x %d orders: %d numbers issued, %d unique, %d duplicates, counter ends at %d (%.2f s)\n",
-        $mode, $workers, $each, count($numbers), count(array_unique($numbers)), $dupes,
-        (int) file_get_contents($counter), microtime(true) - $t);
-    unlink($counter);
-}
+        $mode, $workers, $each, count($numbers), $unique, count($numbers) - $unique, $end, $seconds);
+});

@@ -39,27 +39,14 @@ if (($argv[1] ?? '') === '--worker') {
     exit(0);
 }
 
-$workers = (int) ($argv[1] ?? 8);
-$each = (int) ($argv[2] ?? 25);
-foreach (['unlocked', 'locked'] as $mode) {
-    $counter = tempnam(sys_get_temp_dir(), 'orders');
-    file_put_contents($counter, '0');
-    $t = microtime(true);
-    $procs = $outs = [];
-    for ($w = 0; $w < $workers; $w++) {
-        $cmd = [PHP_BINARY, '-n', '-d', 'extension=' . (getenv('DLOCK_SO') ?: 'dlock'), __FILE__, '--worker', $mode, $counter, (string) $each];
-        $procs[] = proc_open($cmd, [1 => ['pipe', 'w']], $pipes);
-        $outs[] = $pipes[1];
-    }
+require __DIR__ . '/demo_driver.php';
+
+dlock_demo_run(__FILE__, $argv, function ($mode, $workers, $each, $lines, $end, $seconds) {
     $numbers = $fences = [];
-    foreach ($outs as $o) {
-        foreach (explode("\n", trim(stream_get_contents($o))) as $line) {
-            if ($line !== '') {
-                [$n, $fence] = explode(' ', $line);
-                $numbers[] = $n;
-                $fences[$n] = (int) $fence;
-            }
-        }
+    foreach ($lines as $line) {
+        [$n, $fence] = explode(' ', $line);
+        $numbers[] = $n;
+        $fences[$n] = (int) $fence;
     }
     ksort($fences);
     $growing = true;
@@ -68,13 +55,8 @@ foreach (['unlocked', 'locked'] as $mode) {
         $growing = $growing && $f > $last;
         $last = $f;
     }
-    foreach ($procs as $p) {
-        proc_close($p);
-    }
     $unique = count(array_unique($numbers));
     printf("symfony %-9s %d workers x %d orders: %d numbers issued, %d unique, %d duplicates, counter ends at %d%s (%.2f s)\n",
-        $mode, $workers, $each, count($numbers), $unique, count($numbers) - $unique,
-        (int) file_get_contents($counter), $mode === 'locked' ? ($growing ? ', fencing tokens grow' : ', FENCING TOKENS OUT OF ORDER') : '',
-        microtime(true) - $t);
-    unlink($counter);
-}
+        $mode, $workers, $each, count($numbers), $unique, count($numbers) - $unique, $end,
+        $mode === 'locked' ? ($growing ? ', fencing tokens grow' : ', FENCING TOKENS OUT OF ORDER') : '', $seconds);
+});
