@@ -14,7 +14,12 @@
 #include "dlock_rule.h"
 #include "dlock_wait.h"
 
-typedef enum dlock_backend_id { DLOCK_BACKEND_ZOOKEEPER = 0, DLOCK_BACKEND_REDIS } dlock_backend_id;
+typedef enum dlock_backend_id {
+	DLOCK_BACKEND_ZOOKEEPER = 0,
+	DLOCK_BACKEND_REDIS,
+	DLOCK_BACKEND_POSTGRES,
+	DLOCK_BACKEND_MYSQL
+} dlock_backend_id;
 
 /* Where a lock lives and the settings of its connection. Strings are owned
  * by whoever filled the struct (dlock_target_copy/dlock_target_clear for
@@ -26,10 +31,11 @@ typedef struct dlock_target {
 	char *hosts;            /* connect string (with chroot), validated */
 	int session_timeout_ms; /* requested session timeout */
 	char *auth;             /* digest "user:password" or NULL; a secret */
-	/* Redis */
+	/* Redis, PostgreSQL, MySQL */
 	char *host;          /* host name or address (with sentinels: none) */
 	int port;            /* TCP port */
-	int db;              /* database number (SELECT) */
+	int db;              /* Redis database number (SELECT) */
+	char *dbname;        /* SQL database name or NULL (the server's default) */
 	char *user;          /* ACL user or NULL */
 	char *password;      /* password or NULL; a secret */
 	int64_t lease_ms;    /* lease of a held lock, renewed by the watchdog */
@@ -102,5 +108,7 @@ struct dlock_handle {
 
 extern const dlock_backend_ops dlock_zk_backend;
 extern const dlock_backend_ops dlock_redis_backend;
+extern const dlock_backend_ops dlock_pg_backend;
+extern const dlock_backend_ops dlock_my_backend;
 
 #endif

@@ -38,9 +38,11 @@ int dlock_target_copy(dlock_target *dst, const dlock_target *src, dlock_err *err
 	dst->password = src->password ? strdup(src->password) : NULL;
 	dst->sentinels = src->sentinels ? strdup(src->sentinels) : NULL;
 	dst->master_name = src->master_name ? strdup(src->master_name) : NULL;
-	if ((src->hosts && !dst->hosts) || (src->auth && !dst->auth) || (src->host && !dst->host) ||
-	    (src->user && !dst->user) || (src->password && !dst->password) ||
-	    (src->sentinels && !dst->sentinels) || (src->master_name && !dst->master_name)) {
+	dst->dbname = src->dbname ? strdup(src->dbname) : NULL;
+	if ((src->dbname && !dst->dbname) || (src->hosts && !dst->hosts) || (src->auth && !dst->auth) ||
+	    (src->host && !dst->host) || (src->user && !dst->user) ||
+	    (src->password && !dst->password) || (src->sentinels && !dst->sentinels) ||
+	    (src->master_name && !dst->master_name)) {
 		dlock_target_clear(dst);
 		return dlock_err_set(err, DLOCK_ENOMEM, 0, "out of memory");
 	}
@@ -54,6 +56,7 @@ void dlock_target_clear(dlock_target *t)
 	free(t->user);
 	free(t->sentinels);
 	free(t->master_name);
+	free(t->dbname);
 	dlock_dsn_free_secret(&t->auth);
 	dlock_dsn_free_secret(&t->password);
 	memset(t, 0, sizeof(*t));
@@ -73,6 +76,8 @@ int dlock_target_same_server(const dlock_target *a, const dlock_target *b)
 		return dlock_dsn_eq(a->hosts, b->hosts);
 	}
 	return a->port == b->port && a->db == b->db && dlock_dsn_eq(a->host, b->host) &&
+	       dlock_dsn_eq(a->dbname, b->dbname) &&
+	       (a->backend == DLOCK_BACKEND_REDIS || dlock_dsn_eq(a->user, b->user)) &&
 	       dlock_dsn_eq(a->sentinels, b->sentinels) && dlock_dsn_eq(a->master_name, b->master_name);
 }
 
@@ -85,6 +90,13 @@ void dlock_target_where(const dlock_target *t, char *buf, size_t size)
 		snprintf(buf, size, "redis://%s%s%s:%d/%d", strchr(t->host ? t->host : "", ':') ? "[" : "",
 		         t->host ? t->host : "", strchr(t->host ? t->host : "", ':') ? "]" : "", t->port,
 		         t->db);
+	} else if (t->backend == DLOCK_BACKEND_POSTGRES || t->backend == DLOCK_BACKEND_MYSQL) {
+		snprintf(buf, size, "%s://%s%s%s%s%s:%d/%s",
+		         t->backend == DLOCK_BACKEND_POSTGRES ? "postgres" : "mysql",
+		         t->user ? t->user : "", t->user ? "@" : "",
+		         strchr(t->host ? t->host : "", ':') ? "[" : "", t->host ? t->host : "",
+		         strchr(t->host ? t->host : "", ':') ? "]" : "", t->port,
+		         t->dbname ? t->dbname : "");
 	} else {
 		snprintf(buf, size, "zookeeper://%s", t->hosts ? t->hosts : "");
 	}
@@ -133,32 +145,43 @@ static int dlock_dsn_number(const char *s, size_t len, long *out)
 	return 1;
 }
 
-static int dlock_dsn_redis(const char *p, size_t len, dlock_target *t, dlock_err *err)
+/* "[[user]:password@]host[:port][/db]" for backend (Redis, or a SQL server
+ * where "user@" alone is allowed and /db is a database name); scheme names
+ * the DSN in messages. */
+static int dlock_dsn_server(const char *scheme, dlock_backend_id backend, const char *p, size_t len,
+                            dlock_target *t, dlock_err *err)
 {
 	const char *end = p + len, *at, *host, *host_end, *slash, *port_at = NULL;
-	char *user = NULL, *password = NULL, *h = NULL;
-	long port = 6379, db = 0;
+	char *user = NULL, *password = NULL, *h = NULL, *dbname = NULL;
+	int sql = backend != DLOCK_BACKEND_REDIS;
+	long port = backend == DLOCK_BACKEND_POSTGRES ? 5432
+	            : backend == DLOCK_BACKEND_MYSQL  ? 3306
+	                                              : 6379,
+	     db = 0;
 	int rc = DLOCK_EINVAL;
 
 	slash = memchr(p, '/', len);
 	at = memchr(p, '@', (size_t)((slash ? slash : end) - p));
 	if (memchr(p, '?', len) || memchr(p, '#', len)) {
 		return dlock_err_set(err, DLOCK_EINVAL, 0,
-		                     "redis DSN must not have a query or fragment (\"?\", \"#\")");
+		                     "%s DSN must not have a query or fragment (\"?\", \"#\")", scheme);
 	}
 	host = p;
 	if (at) {
 		const char *colon = memchr(p, ':', (size_t)(at - p));
 
-		if (!colon) {
+		if (!colon && !sql) {
 			return dlock_err_set(err, DLOCK_EINVAL, 0,
 			                     "redis DSN credentials must be \"user:password@\" or "
 			                     "\":password@\"");
 		}
+		if (!colon) {
+			colon = at;
+		}
 		if (colon > p && !(user = dlock_dsn_unescape(p, (size_t)(colon - p)))) {
 			goto nomem;
 		}
-		if (!(password = dlock_dsn_unescape(colon + 1, (size_t)(at - colon - 1)))) {
+		if (colon < at && !(password = dlock_dsn_unescape(colon + 1, (size_t)(at - colon - 1)))) {
 			goto nomem;
 		}
 		host = at + 1;
@@ -168,13 +191,14 @@ static int dlock_dsn_redis(const char *p, size_t len, dlock_target *t, dlock_err
 		const char *close = memchr(host, ']', (size_t)(host_end - host));
 
 		if (!close || close == host + 1) {
-			dlock_err_set(err, DLOCK_EINVAL, 0, "redis DSN has an unclosed or empty \"[\" host");
+			dlock_err_set(err, DLOCK_EINVAL, 0, "%s DSN has an unclosed or empty \"[\" host",
+			              scheme);
 			goto fail;
 		}
 		h = dlock_strndup(host + 1, (size_t)(close - host - 1));
 		if (close + 1 < host_end) {
 			if (close[1] != ':') {
-				dlock_err_set(err, DLOCK_EINVAL, 0, "redis DSN has text after \"]\"");
+				dlock_err_set(err, DLOCK_EINVAL, 0, "%s DSN has text after \"]\"", scheme);
 				goto fail;
 			}
 			port_at = close + 2;
@@ -189,27 +213,42 @@ static int dlock_dsn_redis(const char *p, size_t len, dlock_target *t, dlock_err
 		goto nomem;
 	}
 	if (!h[0]) {
-		dlock_err_set(err, DLOCK_EINVAL, 0, "redis DSN has no host");
+		dlock_err_set(err, DLOCK_EINVAL, 0, "%s DSN has no host", scheme);
 		goto fail;
 	}
 	if (strspn(h, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-_:%") !=
 	    strlen(h)) {
-		dlock_err_set(err, DLOCK_EINVAL, 0,
-		              "redis DSN host has characters a host name cannot have");
+		dlock_err_set(err, DLOCK_EINVAL, 0, "%s DSN host has characters a host name cannot have",
+		              scheme);
 		goto fail;
 	}
 	if (port_at && (!dlock_dsn_number(port_at, (size_t)(host_end - port_at), &port) || port < 1 ||
 	                port > 65535)) {
-		dlock_err_set(err, DLOCK_EINVAL, 0, "redis DSN port must be a number from 1 to 65535");
+		dlock_err_set(err, DLOCK_EINVAL, 0, "%s DSN port must be a number from 1 to 65535", scheme);
 		goto fail;
 	}
-	if (slash && slash + 1 < end &&
-	    (!dlock_dsn_number(slash + 1, (size_t)(end - slash - 1), &db) || db > 1000000)) {
+	if (sql && slash && slash + 1 < end) {
+		if (end - slash - 1 > 64 ||
+		    strspn(slash + 1, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-$") <
+		        (size_t)(end - slash - 1)) {
+			dlock_err_set(err, DLOCK_EINVAL, 0,
+			              "%s DSN database (after \"/\") must be 1 to 64 letters, digits, "
+			              "\"_\", \"-\" or \"$\"",
+			              scheme);
+			goto fail;
+		}
+		if (!(dbname = dlock_strndup(slash + 1, (size_t)(end - slash - 1)))) {
+			goto nomem;
+		}
+	} else if (!sql && slash && slash + 1 < end &&
+	           (!dlock_dsn_number(slash + 1, (size_t)(end - slash - 1), &db) || db > 1000000)) {
 		dlock_err_set(err, DLOCK_EINVAL, 0,
 		              "redis DSN database (after \"/\") must be a number from 0 to 1000000");
 		goto fail;
 	}
-	t->backend = DLOCK_BACKEND_REDIS;
+	t->backend = backend;
+	free(t->dbname);
+	t->dbname = dbname;
 	free(t->host);
 	free(t->user);
 	dlock_dsn_free_secret(&t->password);
@@ -223,6 +262,7 @@ nomem:
 	rc = dlock_err_set(err, DLOCK_ENOMEM, 0, "out of memory");
 fail:
 	free(h);
+	free(dbname);
 	free(user);
 	dlock_dsn_free_secret(&password);
 	return rc;
@@ -284,7 +324,7 @@ static int dlock_dsn_sentinel(const char *p, size_t len, dlock_target *t, dlock_
 		}
 		memcpy(buf, p, (size_t)(at - p));
 		memcpy(buf + (at - p), "@x:1", sizeof("@x:1"));
-		rc = dlock_dsn_redis(buf, strlen(buf), t, err);
+		rc = dlock_dsn_server("redis", DLOCK_BACKEND_REDIS, buf, strlen(buf), t, err);
 		memset(buf, 0, strlen(buf));
 		free(buf);
 		if (rc != DLOCK_OK) {
@@ -314,14 +354,23 @@ static int dlock_dsn_sentinel(const char *p, size_t len, dlock_target *t, dlock_
 int dlock_dsn_parse(const char *dsn, size_t len, dlock_target *t, dlock_err *err)
 {
 	static const char zk[] = "zookeeper://", redis[] = "redis://", sentinel[] = "redis-sentinel://";
+	static const struct {
+		const char *scheme;
+		dlock_backend_id backend;
+	} sql[] = {{"postgres", DLOCK_BACKEND_POSTGRES},
+	           {"postgresql", DLOCK_BACKEND_POSTGRES},
+	           {"mysql", DLOCK_BACKEND_MYSQL},
+	           {"mariadb", DLOCK_BACKEND_MYSQL}};
 	const char *colon;
+	size_t i;
 
 	if (len > DLOCK_DSN_MAX || memchr(dsn, '\0', len)) {
 		return dlock_err_set(err, DLOCK_EINVAL, 0, "DSN must be at most %d bytes without NUL",
 		                     DLOCK_DSN_MAX);
 	}
 	if (len >= sizeof(redis) - 1 && strncasecmp(dsn, redis, sizeof(redis) - 1) == 0) {
-		int rc = dlock_dsn_redis(dsn + sizeof(redis) - 1, len - (sizeof(redis) - 1), t, err);
+		int rc = dlock_dsn_server("redis", DLOCK_BACKEND_REDIS, dsn + sizeof(redis) - 1,
+		                          len - (sizeof(redis) - 1), t, err);
 
 		if (rc == DLOCK_OK) {
 			free(t->sentinels);
@@ -329,6 +378,15 @@ int dlock_dsn_parse(const char *dsn, size_t len, dlock_target *t, dlock_err *err
 			t->sentinels = t->master_name = NULL;
 		}
 		return rc;
+	}
+	for (i = 0; i < sizeof(sql) / sizeof(sql[0]); i++) {
+		size_t n = strlen(sql[i].scheme);
+
+		if (len > n + 3 && strncasecmp(dsn, sql[i].scheme, n) == 0 &&
+		    memcmp(dsn + n, "://", 3) == 0) {
+			return dlock_dsn_server(sql[i].scheme, sql[i].backend, dsn + n + 3, len - n - 3, t,
+			                        err);
+		}
 	}
 	if (len >= sizeof(sentinel) - 1 && strncasecmp(dsn, sentinel, sizeof(sentinel) - 1) == 0) {
 		return dlock_dsn_sentinel(dsn + sizeof(sentinel) - 1, len - (sizeof(sentinel) - 1), t, err);
@@ -352,14 +410,14 @@ int dlock_dsn_parse(const char *dsn, size_t len, dlock_target *t, dlock_err *err
 	}
 	colon = memchr(dsn, ':', len);
 	if (!colon || colon - dsn > 32 || colon == dsn) {
-		return dlock_err_set(
-		    err, DLOCK_EINVAL, 0,
-		    "DSN must start with a scheme: zookeeper://, redis:// or redis-sentinel://");
+		return dlock_err_set(err, DLOCK_EINVAL, 0,
+		                     "DSN must start with a scheme: zookeeper://, redis://, "
+		                     "redis-sentinel://, postgres:// or mysql://");
 	}
-	return dlock_err_set(
-	    err, DLOCK_EINVAL, 0,
-	    "DSN scheme \"%.*s\" is not supported (zookeeper://, redis:// or redis-sentinel://)",
-	    (int)(colon - dsn), dsn);
+	return dlock_err_set(err, DLOCK_EINVAL, 0,
+	                     "DSN scheme \"%.*s\" is not supported (zookeeper://, redis://, "
+	                     "redis-sentinel://, postgres:// or mysql://)",
+	                     (int)(colon - dsn), dsn);
 }
 
 int dlock_redis_name_validate(const char *name, size_t len, dlock_err *err)

@@ -2,6 +2,8 @@
  *   zookeeper://host:port[,host:port...][/chroot]
  *   redis://[[user]:password@]host[:port][/db]
  *   redis-sentinel://[[user]:password@]host:port[,host:port...]/master[/db]
+ *   postgres://[user[:password]@]host[:port][/dbname]   (also postgresql://)
+ *   mysql://[user[:password]@]host[:port][/dbname]      (also mariadb://)
  * A leaf apart from dlock_backend.h's target type. */
 #ifndef DLOCK_DSN_H
 #define DLOCK_DSN_H

@@ -1,0 +1,103 @@
+/* dlock_sql_driver.h: the small table a SQL server's client implements so
+ * that the generic SQL lock (dlock_sql_lock.c) can hold locks on it: a
+ * connection, a server-side blocking lock on a name (exclusive or shared),
+ * its release and check, a fencing token from a table, and the lock's queue.
+ * A hold lives exactly as long as its connection's session on the server.
+ * Drivers: PostgreSQL (dlock_pg.c, libpq, session advisory locks) and
+ * MySQL/MariaDB (dlock_my.c, MariaDB Connector/C, GET_LOCK).
+ *
+ * Deadlines are absolute dlock_now_ms() values; < 0 means none. Every call
+ * that waits reads its socket in slices of at most DLOCK_WAIT_SLICE_MS and
+ * calls dlock_interrupted(intr) between them. A driver never calls back into
+ * the generic layer. */
+#ifndef DLOCK_SQL_DRIVER_H
+#define DLOCK_SQL_DRIVER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../dlock_backend.h"
+
+/* The fencing-token table every SQL backend creates when it is missing:
+ *   dlock_tokens(name <text/varbinary> PRIMARY KEY, token BIGINT NOT NULL)
+ * One row per lock name; every successful acquire adds one to its token in
+ * the same round trip as the lock where the server allows it. */
+#define DLOCK_SQL_TOKEN_TABLE "dlock_tokens"
+
+/* A driver's connection (its own struct; the generic layer only passes it). */
+typedef struct dlock_sql_conn dlock_sql_conn;
+
+typedef struct dlock_sql_driver {
+	const char *name; /* "postgres", "mysql" */
+	int has_shared;   /* non-zero when lock(shared=1) is offered */
+
+	/* Connects to t (host, port, user, password, dbname) before deadline,
+	 * calling intr between slices, sets the session up (keepalives, the
+	 * token table created if missing) and stores a new connection in *out,
+	 * owned by the caller (close). Returns DLOCK_OK, DLOCK_ECONNECT (server
+	 * unreachable or too slow: msg names the server, never a password),
+	 * DLOCK_EAUTH (credentials refused), DLOCK_EINTR, DLOCK_ESERVER (setup
+	 * refused, e.g. no right to create the table) or DLOCK_ENOMEM. */
+	int (*connect)(const dlock_target *t, int64_t deadline, const dlock_interrupt *intr,
+	               dlock_sql_conn **out, dlock_err *err);
+
+	/* Ends the session politely (the server drops every hold on it) and
+	 * frees c. c may be NULL. */
+	void (*close)(dlock_sql_conn *c);
+
+	/* Frees c and closes its socket WITHOUT telling the server: for a fork
+	 * child, whose parent still uses the same session. c may be NULL. */
+	void (*abandon)(dlock_sql_conn *c);
+
+	/* Takes the lock named name[0..len) on c, exclusive or (shared != 0,
+	 * when has_shared) shared, waiting in the server: timeout_ms < 0 for
+	 * ever, 0 a single try, > 0 at most that long. The server's reply is
+	 * awaited until io_deadline at the latest (beyond the wait itself). When
+	 * intr asks to stop, the server-side wait is cancelled (a grant that
+	 * raced the cancel is released again). On DLOCK_OK, *token is the
+	 * name's new fencing token, incremented in the same round trip where
+	 * the server allows it. Returns DLOCK_OK, DLOCK_ETIMEDOUT (not acquired;
+	 * nothing held), DLOCK_EINTR (nothing held), DLOCK_ECONNLOSS (c is
+	 * unusable: the caller closes it, and every hold on it is gone),
+	 * DLOCK_ESERVER or DLOCK_ENOMEM. The session's own holds on name do not
+	 * make it wait (servers count them re-entrantly); the generic layer
+	 * never asks for such a second hold except for a downgrade. */
+	int (*lock)(dlock_sql_conn *c, const char *name, size_t len, int shared, int64_t timeout_ms,
+	            int64_t io_deadline, const dlock_interrupt *intr, int64_t *token, dlock_err *err);
+
+	/* Drops one hold of name (exclusive or shared) on c. Returns DLOCK_OK,
+	 * DLOCK_ENOTHELD (the server says c did not hold it), DLOCK_ECONNLOSS or
+	 * DLOCK_ESERVER. */
+	int (*unlock)(dlock_sql_conn *c, const char *name, size_t len, int shared, int64_t deadline,
+	              dlock_err *err);
+
+	/* Asks the server whether c's session holds name (in that mode).
+	 * Returns DLOCK_OK (held), DLOCK_ENOTHELD, DLOCK_ECONNLOSS or
+	 * DLOCK_ESERVER. */
+	int (*check)(dlock_sql_conn *c, const char *name, size_t len, int shared, int64_t deadline,
+	             dlock_err *err);
+
+	/* A local check without a round trip: 0 when c's socket already shows
+	 * the session ended (EOF, an error or a termination notice is waiting
+	 * to be read), else non-zero. Must not block. */
+	int (*alive)(dlock_sql_conn *c);
+
+	/* The holders of name and then its waiters, where the server can tell,
+	 * into *out (dlock_participants_free) and *count: name = the holder's
+	 * server connection id as text, writer = exclusive, holder = granted,
+	 * token = the name's current token for holders. Returns DLOCK_OK,
+	 * DLOCK_ECONNLOSS, DLOCK_ESERVER or DLOCK_ENOMEM. */
+	int (*participants)(dlock_sql_conn *c, const char *name, size_t len, int64_t deadline,
+	                    dlock_participant **out, size_t *count, dlock_err *err);
+
+	/* The server's id of c's session (backend pid, connection id). */
+	int64_t (*session_id)(const dlock_sql_conn *c);
+} dlock_sql_driver;
+
+extern const dlock_sql_driver dlock_pg_driver;
+extern const dlock_sql_driver dlock_my_driver;
+
+/* Longest lock name the SQL backends accept, bytes. */
+#define DLOCK_SQL_NAME_MAX 1024
+
+#endif
