@@ -1,4 +1,5 @@
-dnl config.m4 for the dlock extension: distributed locks on Apache ZooKeeper and Redis.
+dnl config.m4 for the dlock extension: distributed locks on Apache ZooKeeper, Redis,
+dnl PostgreSQL and MySQL/MariaDB.
 
 PHP_ARG_ENABLE([dlock],
   [whether to enable dlock support],
@@ -59,13 +60,42 @@ if test "$PHP_DLOCK" != "no"; then
     [PHP_ADD_LIBRARY_WITH_PATH([hiredis], [$HIREDIS_DIR/$PHP_LIBDIR], [DLOCK_SHARED_LIBADD])],
     [AC_MSG_ERROR([hiredis with redisGetReplyFromReader (hiredis >= 0.13) not found])],
     [-L$HIREDIS_DIR/$PHP_LIBDIR])
+  dnl The SQL backends: libpq (PostgreSQL) and MariaDB Connector/C (MySQL
+  dnl and MariaDB), found through pkg-config where it knows them.
+  AC_MSG_CHECKING([for libpq (the PostgreSQL backend)])
+  if test -n "$PKG_CONFIG" && $PKG_CONFIG --exists libpq; then
+    PQ_CFLAGS=`$PKG_CONFIG --cflags libpq`
+    PQ_LIBS=`$PKG_CONFIG --libs libpq`
+  elif test -r /usr/include/postgresql/libpq-fe.h; then
+    PQ_CFLAGS="-I/usr/include/postgresql"
+    PQ_LIBS="-lpq"
+  else
+    AC_MSG_RESULT([not found])
+    AC_MSG_ERROR([libpq-fe.h not found: install libpq-dev])
+  fi
+  AC_MSG_RESULT([$PQ_CFLAGS $PQ_LIBS])
+  AC_MSG_CHECKING([for MariaDB Connector/C (the MySQL backend)])
+  if test -n "$PKG_CONFIG" && $PKG_CONFIG --exists libmariadb; then
+    MY_CFLAGS=`$PKG_CONFIG --cflags libmariadb`
+    MY_LIBS=`$PKG_CONFIG --libs libmariadb`
+  elif test -r /usr/include/mariadb/mysql.h; then
+    MY_CFLAGS="-I/usr/include/mariadb"
+    MY_LIBS="-lmariadb"
+  else
+    AC_MSG_RESULT([not found])
+    AC_MSG_ERROR([mariadb/mysql.h not found: install libmariadb-dev])
+  fi
+  AC_MSG_RESULT([$MY_CFLAGS $MY_LIBS])
+  PHP_EVAL_INCLINE([$PQ_CFLAGS $MY_CFLAGS])
+  PHP_EVAL_LIBLINE([$PQ_LIBS $MY_LIBS], [DLOCK_SHARED_LIBADD])
   PHP_ADD_LIBRARY([pthread], [1], [DLOCK_SHARED_LIBADD])
   PHP_SUBST([DLOCK_SHARED_LIBADD])
 
   AC_DEFINE([HAVE_DLOCK], [1], [Whether dlock is enabled])
   PHP_NEW_EXTENSION([dlock],
-    [dlock.c dlock_shared.c dlock_lock_class.c dlock_rw_class.c dlock_multi_class.c core/dlock_err.c core/dlock_wait.c core/dlock_participant.c core/dlock_dsn.c core/dlock_handle.c core/dlock_zk_backend.c core/redis/dlock_redis_conn.c core/redis/dlock_redis_script.c core/redis/dlock_redis_pool.c core/redis/dlock_redis_watchdog.c core/redis/dlock_redis_lock.c core/redis/dlock_redis_backend.c core/dlock_path.c core/dlock_fault.c core/dlock_rule.c core/dlock_reaper.c core/dlock_session.c core/dlock_call.c core/dlock_create.c core/dlock_registry.c core/dlock_pool.c core/dlock_lock.c core/dlock_hold.c core/dlock_queue.c],
+    [dlock.c dlock_shared.c dlock_lock_class.c dlock_rw_class.c dlock_multi_class.c core/dlock_err.c core/dlock_wait.c core/dlock_participant.c core/dlock_dsn.c core/dlock_handle.c core/dlock_zk_backend.c core/redis/dlock_redis_conn.c core/redis/dlock_redis_script.c core/redis/dlock_redis_pool.c core/redis/dlock_redis_watchdog.c core/redis/dlock_redis_lock.c core/redis/dlock_redis_backend.c core/sql/dlock_pg.c core/sql/dlock_my.c core/sql/dlock_sql_pool.c core/sql/dlock_sql_lock.c core/sql/dlock_sql_backend.c core/dlock_path.c core/dlock_fault.c core/dlock_rule.c core/dlock_reaper.c core/dlock_session.c core/dlock_call.c core/dlock_create.c core/dlock_registry.c core/dlock_pool.c core/dlock_lock.c core/dlock_hold.c core/dlock_queue.c],
     [$ext_shared], [], [-DTHREADED -DZEND_ENABLE_STATIC_TSRMLS_CACHE=1])
   PHP_ADD_BUILD_DIR([$ext_builddir/core])
   PHP_ADD_BUILD_DIR([$ext_builddir/core/redis])
+  PHP_ADD_BUILD_DIR([$ext_builddir/core/sql])
 fi

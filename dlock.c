@@ -209,18 +209,22 @@ static PHP_RSHUTDOWN_FUNCTION(dlock)
 
 static PHP_MINFO_FUNCTION(dlock)
 {
-	char sessions[16], conns[16];
+	char sessions[16], conns[16], pg[16], my[16];
 
 	snprintf(sessions, sizeof(sessions), "%u", dlock_zk_backend.connections());
 	snprintf(conns, sizeof(conns), "%u", dlock_redis_backend.connections());
+	snprintf(pg, sizeof(pg), "%u", dlock_pg_backend.connections());
+	snprintf(my, sizeof(my), "%u", dlock_my_backend.connections());
 	php_info_print_table_start();
 	php_info_print_table_header(2, "dlock support", "enabled");
 	php_info_print_table_row(2, "Extension version", PHP_DLOCK_VERSION);
 	php_info_print_table_row(2, "ZooKeeper C client version", ZOO_VERSION);
-	php_info_print_table_row(2, "Backends", "zookeeper, redis");
+	php_info_print_table_row(2, "Backends", "zookeeper, redis, postgres, mysql");
 	php_info_print_table_row(2, "Lock kinds", "mutex, read-write, semaphore, multi-lock");
 	php_info_print_table_row(2, "Sessions open in this process", sessions);
 	php_info_print_table_row(2, "Redis connections open in this process", conns);
+	php_info_print_table_row(2, "PostgreSQL connections open in this process", pg);
+	php_info_print_table_row(2, "MySQL connections open in this process", my);
 	php_info_print_table_end();
 	DISPLAY_INI_ENTRIES();
 }

@@ -51,6 +51,20 @@ void php_dlock_throw(int status, const dlock_err *err, const char *path)
 
 /* ---- options ------------------------------------------------------------ */
 
+static const char *php_dlock_backend_name(dlock_backend_id id)
+{
+	switch (id) {
+	case DLOCK_BACKEND_REDIS:
+		return "Redis";
+	case DLOCK_BACKEND_POSTGRES:
+		return "PostgreSQL";
+	case DLOCK_BACKEND_MYSQL:
+		return "MySQL";
+	default:
+		return "ZooKeeper";
+	}
+}
+
 void php_dlock_settings_init(php_dlock_settings *set)
 {
 	dlock_err err;
@@ -291,15 +305,15 @@ bool php_dlock_settings_parse(php_dlock_settings *set, HashTable *opts, uint32_t
 		return false;
 	}
 	if (zk_only && set->target.backend != DLOCK_BACKEND_ZOOKEEPER) {
-		zend_argument_value_error(arg_num, "option \"%s\" applies to ZooKeeper only, not to Redis",
-		                          zk_only);
+		zend_argument_value_error(arg_num, "option \"%s\" applies to ZooKeeper only, not to %s",
+		                          zk_only, php_dlock_backend_name(set->target.backend));
 		return false;
 	}
 	if (redis_only && set->target.backend != DLOCK_BACKEND_REDIS) {
 		zend_argument_value_error(arg_num,
-		                          "option \"%s\" applies to Redis only (ZooKeeper holds last as "
+		                          "option \"%s\" applies to Redis only (on %s a hold lasts as "
 		                          "long as the session)",
-		                          redis_only);
+		                          redis_only, php_dlock_backend_name(set->target.backend));
 		return false;
 	}
 	return true;

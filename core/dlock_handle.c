@@ -7,7 +7,16 @@
 
 static const dlock_backend_ops *dlock_handle_ops(dlock_backend_id id)
 {
-	return id == DLOCK_BACKEND_REDIS ? &dlock_redis_backend : &dlock_zk_backend;
+	switch (id) {
+	case DLOCK_BACKEND_REDIS:
+		return &dlock_redis_backend;
+	case DLOCK_BACKEND_POSTGRES:
+		return &dlock_pg_backend;
+	case DLOCK_BACKEND_MYSQL:
+		return &dlock_my_backend;
+	default:
+		return &dlock_zk_backend;
+	}
 }
 
 int dlock_handle_new(const dlock_target *t, dlock_kind kind, int max_leases, const char *path,
@@ -132,4 +141,6 @@ void dlock_backends_shutdown(int final)
 {
 	dlock_zk_backend.shutdown(final);
 	dlock_redis_backend.shutdown(final);
+	dlock_pg_backend.shutdown(final);
+	dlock_my_backend.shutdown(final);
 }

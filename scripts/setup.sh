@@ -5,7 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages="make gcc libc6-dev php-cli php-dev libzookeeper-mt-dev libhiredis-dev libzookeeper-java default-jre-headless php-parser ${DLOCK_EXTRA_PACKAGES:-}"
+packages="make gcc libc6-dev php-cli php-dev libzookeeper-mt-dev libhiredis-dev libpq-dev libmariadb-dev pkg-config libzookeeper-java default-jre-headless php-parser ${DLOCK_EXTRA_PACKAGES:-}"
 missing=()
 for p in $packages; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -21,7 +21,7 @@ if ((${#missing[@]})); then
 	apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
-sources=(config.m4 dlock*.c php_dlock*.h dlock_arginfo.h core/*.c core/*.h core/redis/*.c core/redis/*.h)
+sources=(config.m4 dlock*.c php_dlock*.h dlock_arginfo.h core/*.c core/*.h core/redis/*.c core/redis/*.h core/sql/*.c core/sql/*.h)
 if [[ -f modules/dlock.so ]]; then
 	stale=0
 	for f in "${sources[@]}"; do [[ $f -nt modules/dlock.so ]] && stale=1; done

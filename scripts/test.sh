@@ -33,8 +33,8 @@ echo "test: Redis at $redis"
 passed=0 failed=0
 
 echo "== core tests (C, no PHP)"
-gcc -std=gnu11 -DDLOCK_FAULT_INJECTION -Wall -Wextra -Werror -g -o core/tests/test_core core/tests/test_core.c core/dlock_*.c core/redis/*.c \
-	-lzookeeper_mt -lhiredis -lpthread
+gcc -std=gnu11 -DDLOCK_FAULT_INJECTION -Wall -Wextra -Werror -g -o core/tests/test_core core/tests/test_core.c core/dlock_*.c core/redis/*.c core/sql/*.c \
+	$(pkg-config --cflags --libs libpq libmariadb) -lzookeeper_mt -lhiredis -lpthread
 core_out=$(core/tests/test_core 2>&1)
 echo "$core_out" | grep -v '^ok' | tail -20
 line=$(echo "$core_out" | tail -1)

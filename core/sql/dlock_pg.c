@@ -1,0 +1,597 @@
+/* dlock_pg.c: the PostgreSQL driver of the SQL backend (libpq): a lock is a
+ * session-level advisory lock, held by the server for as long as the session
+ * lives, waited for by the server (pg_advisory_lock under lock_timeout), and
+ * counted in the fencing-token table in the same round trip.
+ *
+ * Keys. A lock name (any bytes) maps to the bigint advisory key made of the
+ * first 8 bytes of its SHA-256, computed by the server, so anyone can find a
+ * dlock lock from SQL:
+ *   ('x' || left(encode(sha256(<name as bytea>), 'hex'), 16))::bit(64)::bigint
+ * In pg_locks the key is classid (high 32 bits) and objid (low 32 bits) with
+ * objsubid = 1; advisory locks are per database. Two names whose keys
+ * collide (a chance of about 2^-64 for a pair) exclude each other: a false
+ * conflict, never two holders. The token table is keyed by the name itself.
+ *
+ * Statements carry the name as decode('<hex>', 'hex'): binary-safe, nothing
+ * to escape. Every read is a poll() slice on the socket (see dlock_pg_run). */
+#include "dlock_sql_driver.h"
+
+#include "../dlock_dsn.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <libpq-fe.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+struct dlock_sql_conn {
+	PGconn *pg;
+	PGcancel *cancel; /* to stop a server-side wait */
+	int64_t pid;      /* pg_backend_pid() of the session */
+	int64_t grace_ms; /* how long a cancelled wait's answer may take */
+	int doomed;       /* the server said FATAL: the session is ending */
+	char where[192];  /* postgres://user@host:port/db, no secret */
+};
+
+/* The bigint key of the name in hex form h (see the top comment). */
+#define PG_KEY(h)                                                                                  \
+	"('x' || left(encode(sha256(decode('" h "', 'hex')), 'hex'), 16))::bit(64)::bigint"
+
+/* Matches pg_locks rows of key k (an expression) in this database. */
+#define PG_LOCKS_OF(k)                                                                             \
+	"l.locktype = 'advisory' AND l.objsubid = 1 AND l.database = (SELECT oid FROM pg_database "    \
+	"WHERE datname = current_database()) AND ((l.classid::bigint << 32) | l.objid::bigint) = " k
+
+static void dlock_pg_notice(void *arg, const PGresult *res)
+{
+	dlock_sql_conn *c = arg;
+	const char *sev = PQresultErrorField(res, PG_DIAG_SEVERITY_NONLOCALIZED);
+
+	if (sev && (strcmp(sev, "FATAL") == 0 || strcmp(sev, "PANIC") == 0)) {
+		c->doomed = 1; /* e.g. pg_terminate_backend(): sent before the locks are freed */
+	}
+}
+
+/* Hex of name[0..len) into a new string, NULL when out of memory. */
+static char *dlock_pg_hex(const char *name, size_t len)
+{
+	static const char digits[] = "0123456789abcdef";
+	char *h = malloc(2 * len + 1);
+	size_t i;
+
+	if (!h) {
+		return NULL;
+	}
+	for (i = 0; i < len; i++) {
+		h[2 * i] = digits[(unsigned char)name[i] >> 4];
+		h[2 * i + 1] = digits[(unsigned char)name[i] & 15];
+	}
+	h[2 * len] = '\0';
+	return h;
+}
+
+/* Waits up to one slice for events on c's socket. Returns 1 ready, 0 the
+ * slice passed, -1 a poll() error. */
+static int dlock_pg_poll(dlock_sql_conn *c, short events, int64_t deadline)
+{
+	struct pollfd pfd = {PQsocket(c->pg), events, 0};
+	int64_t slice = DLOCK_WAIT_SLICE_MS, now = dlock_now_ms();
+	int n;
+
+	if (deadline >= 0 && deadline - now < slice) {
+		slice = deadline > now ? deadline - now : 0;
+	}
+	n = poll(&pfd, 1, (int)slice);
+	if (n < 0) {
+		return errno == EINTR ? 0 : -1;
+	}
+	return n > 0;
+}
+
+/* The status of a failed statement or connection, with err filled. */
+static int dlock_pg_fail(dlock_sql_conn *c, const PGresult *r, dlock_err *err)
+{
+	const char *state = r ? PQresultErrorField(r, PG_DIAG_SQLSTATE) : NULL;
+	const char *msg = r ? PQresultErrorMessage(r) : PQerrorMessage(c->pg);
+	size_t n = strcspn(msg ? msg : "", "\n");
+
+	if (PQstatus(c->pg) == CONNECTION_BAD || c->doomed || !state || strncmp(state, "08", 2) == 0 ||
+	    strncmp(state, "57P", 3) == 0) {
+		return dlock_err_set(err, DLOCK_ECONNLOSS, 0, "%s: connection lost: %.*s", c->where, (int)n,
+		                     msg ? msg : "");
+	}
+	if (strcmp(state, "55P03") == 0) {
+		return dlock_err_set(err, DLOCK_ETIMEDOUT, 0, "%s: lock_timeout", c->where);
+	}
+	if (strcmp(state, "57014") == 0) {
+		return dlock_err_set(err, DLOCK_EINTR, 0, "%s: wait cancelled", c->where);
+	}
+	if (strncmp(state, "28", 2) == 0 || strncmp(state, "42501", 5) == 0) {
+		return dlock_err_set(err, DLOCK_EAUTH, 0, "%s: %.*s", c->where, (int)n, msg);
+	}
+	return dlock_err_set(err, DLOCK_ESERVER, 0, "%s: %.*s (SQLSTATE %s)", c->where, (int)n, msg,
+	                     state);
+}
+
+/* Runs sql (one or more statements) and returns its result in *out: the
+ * first failed statement's result, else the last one (NULL when none),
+ * owned by the caller (PQclear). Waits until deadline (< 0: none); when intr
+ * asks to stop, the statement is cancelled in the server and *cancelled set,
+ * and its answer is still read (for at most grace_ms). Returns DLOCK_OK or
+ * DLOCK_ECONNLOSS (the connection is unusable). */
+static int dlock_pg_run(dlock_sql_conn *c, const char *sql, int64_t deadline,
+                        const dlock_interrupt *intr, int *cancelled, PGresult **out, dlock_err *err)
+{
+	PGresult *keep = NULL, *r;
+	int flushing = 1;
+
+	*out = NULL;
+	if (cancelled) {
+		*cancelled = 0;
+	}
+	if (c->doomed || !PQsendQuery(c->pg, sql)) {
+		return dlock_pg_fail(c, NULL, err);
+	}
+	for (;;) {
+		int ready;
+
+		if (flushing) {
+			int f = PQflush(c->pg);
+
+			if (f < 0) {
+				goto lost;
+			}
+			flushing = f == 1;
+		}
+		while (!flushing && !PQisBusy(c->pg)) {
+			if (!(r = PQgetResult(c->pg))) {
+				*out = keep;
+				return DLOCK_OK;
+			}
+			if (!keep || PQresultStatus(keep) != PGRES_FATAL_ERROR) {
+				PQclear(keep); /* keep the first error, else the last result */
+				keep = r;
+			} else {
+				PQclear(r);
+			}
+		}
+		if (deadline >= 0 && dlock_now_ms() >= deadline) {
+			PQclear(keep);
+			return dlock_err_set(err, DLOCK_ECONNLOSS, 0, "%s: no answer in time", c->where);
+		}
+		ready = dlock_pg_poll(c, flushing ? POLLIN | POLLOUT : POLLIN, deadline);
+		if (ready < 0 || (ready && !PQconsumeInput(c->pg))) {
+			goto lost;
+		}
+		if (cancelled && !*cancelled && dlock_interrupted(intr)) {
+			char buf[256];
+
+			*cancelled = 1;
+			if (!c->cancel || !PQcancel(c->cancel, buf, sizeof(buf))) {
+				goto lost; /* cannot stop the wait: the connection must go */
+			}
+			deadline = dlock_now_ms() + c->grace_ms;
+		}
+	}
+lost:
+	PQclear(keep);
+	return dlock_pg_fail(c, NULL, err);
+}
+
+/* Runs sql expecting rows (or a command) and maps a failed statement. */
+static int dlock_pg_query(dlock_sql_conn *c, const char *sql, int64_t deadline, PGresult **out,
+                          dlock_err *err)
+{
+	int rc = dlock_pg_run(c, sql, deadline, NULL, NULL, out, err);
+
+	if (rc == DLOCK_OK && (!*out || PQresultStatus(*out) == PGRES_FATAL_ERROR)) {
+		rc = *out ? dlock_pg_fail(c, *out, err)
+		          : dlock_err_set(err, DLOCK_ESERVER, 0, "%s: no result", c->where);
+		PQclear(*out);
+		*out = NULL;
+	}
+	return rc;
+}
+
+static void dlock_pg_close(dlock_sql_conn *c)
+{
+	if (!c) {
+		return;
+	}
+	if (c->cancel) {
+		PQfreeCancel(c->cancel);
+	}
+	if (c->pg) {
+		PQfinish(c->pg); /* sends Terminate: the server frees the session's locks */
+	}
+	free(c);
+}
+
+static void dlock_pg_abandon(dlock_sql_conn *c)
+{
+	int fd, null;
+
+	if (!c) {
+		return;
+	}
+	/* the parent still talks on this socket: point our descriptor at
+	 * /dev/null so that PQfinish's Terminate reaches nobody */
+	fd = c->pg ? PQsocket(c->pg) : -1;
+	null = open("/dev/null", O_RDWR | O_CLOEXEC);
+	if (fd >= 0 && null >= 0) {
+		dup2(null, fd);
+	}
+	if (null >= 0) {
+		close(null);
+	}
+	dlock_pg_close(c);
+}
+
+static int dlock_pg_connect_fail(dlock_sql_conn *c, int status, const char *what, dlock_err *err)
+{
+	const char *msg = PQerrorMessage(c->pg);
+	size_t n = strcspn(msg ? msg : "", "\n");
+
+	if (status == DLOCK_ECONNECT &&
+	    (strstr(msg, "password") || strstr(msg, "authentication") || strstr(msg, "role"))) {
+		status = DLOCK_EAUTH;
+	}
+	dlock_err_set(err, status, 0, "%s: %s%s%.*s", c->where, what, n ? ": " : "", (int)n, msg);
+	dlock_pg_close(c);
+	return status;
+}
+
+static int dlock_pg_connect(const dlock_target *t, int64_t deadline, const dlock_interrupt *intr,
+                            dlock_sql_conn **out, dlock_err *err)
+{
+	static const char options[] =
+	    "-c lock_timeout=0 -c statement_timeout=0 -c idle_session_timeout=0 "
+	    "-c idle_in_transaction_session_timeout=0 -c tcp_keepalives_idle=10 "
+	    "-c tcp_keepalives_interval=5 -c tcp_keepalives_count=3";
+	const char *keys[] = {"host",
+	                      "port",
+	                      "user",
+	                      "password",
+	                      "dbname",
+	                      "application_name",
+	                      "keepalives",
+	                      "keepalives_idle",
+	                      "keepalives_interval",
+	                      "keepalives_count",
+	                      "options",
+	                      NULL};
+	char port[16];
+	const char *vals[12];
+	dlock_sql_conn *c = calloc(1, sizeof(*c));
+	PostgresPollingStatusType st = PGRES_POLLING_WRITING;
+	PGresult *r = NULL;
+	int rc;
+
+	*out = NULL;
+	if (!c) {
+		return dlock_err_set(err, DLOCK_ENOMEM, 0, "out of memory");
+	}
+	dlock_target_where(t, c->where, sizeof(c->where));
+	c->grace_ms = t->connect_timeout_ms > 0 ? t->connect_timeout_ms : 1000;
+	snprintf(port, sizeof(port), "%d", t->port);
+	vals[0] = t->host;
+	vals[1] = port;
+	vals[2] = t->user;
+	vals[3] = t->password;
+	vals[4] = t->dbname;
+	vals[5] = "dlock";
+	vals[6] = "1";
+	vals[7] = "10";
+	vals[8] = "5";
+	vals[9] = "3";
+	vals[10] = options;
+	vals[11] = NULL;
+	if (!(c->pg = PQconnectStartParams(keys, vals, 0))) {
+		free(c);
+		return dlock_err_set(err, DLOCK_ENOMEM, 0, "out of memory");
+	}
+	if (PQstatus(c->pg) == CONNECTION_BAD) {
+		return dlock_pg_connect_fail(c, DLOCK_ECONNECT, "cannot connect", err);
+	}
+	while (st != PGRES_POLLING_OK) {
+		int ready;
+
+		if (st == PGRES_POLLING_FAILED) {
+			return dlock_pg_connect_fail(c, DLOCK_ECONNECT, "cannot connect", err);
+		}
+		if (dlock_interrupted(intr)) {
+			return dlock_pg_connect_fail(c, DLOCK_EINTR, "connect interrupted", err);
+		}
+		if (deadline >= 0 && dlock_now_ms() >= deadline) {
+			return dlock_pg_connect_fail(c, DLOCK_ECONNECT, "no connection within connect_timeout",
+			                             err);
+		}
+		ready = dlock_pg_poll(c, st == PGRES_POLLING_READING ? POLLIN : POLLOUT, deadline);
+		if (ready < 0) {
+			return dlock_pg_connect_fail(c, DLOCK_ECONNECT, "cannot connect", err);
+		}
+		if (ready) {
+			st = PQconnectPoll(c->pg);
+		}
+	}
+	PQsetNoticeReceiver(c->pg, dlock_pg_notice, c);
+	c->cancel = PQgetCancel(c->pg);
+	if (PQsetnonblocking(c->pg, 1) != 0) {
+		return dlock_pg_connect_fail(c, DLOCK_ECONNECT, "cannot make the socket non-blocking", err);
+	}
+	rc = dlock_pg_query(
+	    c, "SELECT pg_backend_pid(), to_regclass('" DLOCK_SQL_TOKEN_TABLE "') IS NOT NULL",
+	    deadline, &r, err);
+	if (rc == DLOCK_OK && PQntuples(r) == 1) {
+		c->pid = strtoll(PQgetvalue(r, 0, 0), NULL, 10);
+		if (strcmp(PQgetvalue(r, 0, 1), "t") != 0) {
+			PQclear(r);
+			r = NULL;
+			/* two first connections may race: "already exists" is fine */
+			rc = dlock_pg_query(c,
+			                    "CREATE TABLE IF NOT EXISTS " DLOCK_SQL_TOKEN_TABLE
+			                    " (name bytea PRIMARY KEY, token bigint NOT NULL)",
+			                    deadline, &r, err);
+			if (rc == DLOCK_ESERVER && (strstr(err->msg, "23505") || strstr(err->msg, "42P07"))) {
+				rc = DLOCK_OK;
+			}
+		}
+	}
+	PQclear(r);
+	if (rc != DLOCK_OK) {
+		int status = rc == DLOCK_ECONNLOSS ? DLOCK_ECONNECT : rc;
+
+		dlock_pg_close(c);
+		if (err) {
+			char why[sizeof(err->msg)];
+
+			memcpy(why, err->msg, sizeof(why));
+			dlock_err_set(err, status, 0, "session setup failed: %s", why);
+		}
+		return status;
+	}
+	*out = c;
+	return DLOCK_OK;
+}
+
+/* Drops a mode-hold of key (hex h) that a failed lock statement may have
+ * taken anyway: session locks outlive the statement's rollback. */
+static int dlock_pg_undo(dlock_sql_conn *c, const char *h, int shared, int64_t deadline,
+                         dlock_err *err)
+{
+	char *sql = malloc(2 * strlen(h) + 512);
+	PGresult *r = NULL;
+	dlock_err ignore;
+	int rc;
+
+	if (!sql) {
+		return DLOCK_ENOMEM;
+	}
+	sprintf(sql,
+	        "WITH k AS (SELECT " PG_KEY(
+	            "%s") " AS k) SELECT pg_advisory_unlock%s(k.k) FROM k "
+	                  "WHERE EXISTS (SELECT 1 FROM pg_locks l WHERE " PG_LOCKS_OF(
+	                      "k.k") " AND l.granted "
+	                             "AND l.pid = pg_backend_pid() AND l.mode = '%s')",
+	        h, shared ? "_shared" : "", shared ? "ShareLock" : "ExclusiveLock");
+	rc = dlock_pg_query(c, sql, deadline, &r, err ? &ignore : NULL);
+	PQclear(r);
+	free(sql);
+	return rc;
+}
+
+static int dlock_pg_lock(dlock_sql_conn *c, const char *name, size_t len, int shared,
+                         int64_t timeout_ms, int64_t io_deadline, const dlock_interrupt *intr,
+                         int64_t *token, dlock_err *err)
+{
+	char *h = dlock_pg_hex(name, len), *sql = h ? malloc(4 * len + 1024) : NULL;
+	PGresult *r = NULL;
+	int rc, cancelled = 0;
+
+	if (!sql) {
+		free(h);
+		return dlock_err_set(err, DLOCK_ENOMEM, 0, "out of memory");
+	}
+	if (timeout_ms == 0) {
+		sprintf(sql,
+		        "WITH l AS (SELECT pg_try_advisory_lock%s(" PG_KEY(
+		            "%s") ") AS ok) "
+		                  "INSERT INTO " DLOCK_SQL_TOKEN_TABLE " AS t (name, token) "
+		                  "SELECT decode('%s', 'hex'), 1 FROM l WHERE l.ok "
+		                  "ON CONFLICT (name) DO UPDATE SET token = t.token + 1 "
+		                  "RETURNING t.token, pg_backend_pid()",
+		        shared ? "_shared" : "", h, h);
+	} else {
+		/* lock_timeout 0 waits for ever; the SET is part of the same implicit
+		 * transaction and set again before every wait */
+		sprintf(sql,
+		        "SET lock_timeout = %lld; "
+		        "WITH l AS (SELECT pg_advisory_lock%s(" PG_KEY(
+		            "%s") ")) "
+		                  "INSERT INTO " DLOCK_SQL_TOKEN_TABLE " AS t (name, token) "
+		                  "SELECT decode('%s', 'hex'), 1 FROM l "
+		                  "ON CONFLICT (name) DO UPDATE SET token = t.token + 1 "
+		                  "RETURNING t.token, pg_backend_pid()",
+		        timeout_ms < 0 ? 0LL : (long long)timeout_ms, shared ? "_shared" : "", h, h);
+	}
+	rc = dlock_pg_run(c, sql, io_deadline, intr, &cancelled, &r, err);
+	free(sql);
+	if (rc == DLOCK_OK && r && PQresultStatus(r) == PGRES_TUPLES_OK) {
+		if (PQntuples(r) == 0) {
+			rc = DLOCK_ETIMEDOUT; /* the try found it taken */
+		} else if (strtoll(PQgetvalue(r, 0, 1), NULL, 10) != c->pid) {
+			/* the statement ran in another server session than the one the
+			 * lock lives in: a pooler in transaction mode sits in between */
+			rc = dlock_err_set(err, DLOCK_ESERVER, 0,
+			                   "%s: statements run on different server sessions (a connection "
+			                   "pooler in transaction mode, such as PgBouncer?): session locks "
+			                   "cannot work through it",
+			                   c->where);
+			dlock_pg_undo(c, h, shared, dlock_now_ms() + c->grace_ms, NULL);
+		} else {
+			*token = strtoll(PQgetvalue(r, 0, 0), NULL, 10);
+			if (cancelled) {
+				/* granted just before the cancel landed: nobody will use it */
+				rc = dlock_pg_undo(c, h, shared, dlock_now_ms() + c->grace_ms, err);
+				rc = rc == DLOCK_OK ? dlock_err_set(err, DLOCK_EINTR, 0, "interrupted") : rc;
+			}
+		}
+	} else if (rc == DLOCK_OK) {
+		rc = r ? dlock_pg_fail(c, r, err)
+		       : dlock_err_set(err, DLOCK_ESERVER, 0, "%s: no result", c->where);
+		if (rc != DLOCK_ECONNLOSS) {
+			/* a timeout or cancel may have come after the grant (on the token
+			 * row): never leave a hold behind that nobody knows of */
+			int u = dlock_pg_undo(c, h, shared, dlock_now_ms() + c->grace_ms, NULL);
+
+			if (u == DLOCK_ECONNLOSS) {
+				rc = dlock_err_set(err, DLOCK_ECONNLOSS, 0, "%s: connection lost", c->where);
+			}
+		}
+	}
+	PQclear(r);
+	free(h);
+	return rc;
+}
+
+/* Runs a one-value statement about key (hex) and returns that value's
+ * first character ('t', 'f', ...) in *v. */
+static int dlock_pg_ask(dlock_sql_conn *c, const char *fmt, const char *name, size_t len,
+                        const char *arg, int64_t deadline, char *v, dlock_err *err)
+{
+	char *h = dlock_pg_hex(name, len), *sql = h ? malloc(2 * len + strlen(fmt) + 512) : NULL;
+	PGresult *r = NULL;
+	int rc;
+
+	if (!sql) {
+		free(h);
+		return dlock_err_set(err, DLOCK_ENOMEM, 0, "out of memory");
+	}
+	sprintf(sql, fmt, h, arg);
+	rc = dlock_pg_query(c, sql, deadline, &r, err);
+	if (rc == DLOCK_OK) {
+		*v = PQntuples(r) == 1 && !PQgetisnull(r, 0, 0) ? PQgetvalue(r, 0, 0)[0] : '\0';
+	}
+	PQclear(r);
+	free(sql);
+	free(h);
+	return rc;
+}
+
+static int dlock_pg_unlock(dlock_sql_conn *c, const char *name, size_t len, int shared,
+                           int64_t deadline, dlock_err *err)
+{
+	char v = 0;
+	int rc = dlock_pg_ask(c, "SELECT pg_advisory_unlock%2$s(" PG_KEY("%1$s") ")", name, len,
+	                      shared ? "_shared" : "", deadline, &v, err);
+
+	if (rc == DLOCK_OK && v != 't') {
+		rc = dlock_err_set(err, DLOCK_ENOTHELD, 0, "%s: the session does not hold the lock",
+		                   c->where);
+	}
+	return rc;
+}
+
+static int dlock_pg_check(dlock_sql_conn *c, const char *name, size_t len, int shared,
+                          int64_t deadline, dlock_err *err)
+{
+	char v = 0;
+	int rc = dlock_pg_ask(c,
+	                      "SELECT EXISTS (SELECT 1 FROM pg_locks l WHERE " PG_LOCKS_OF(
+	                          PG_KEY("%1$s")) " AND l.granted AND l.pid = pg_backend_pid() "
+	                                          "AND l.mode = '%2$s')",
+	                      name, len, shared ? "ShareLock" : "ExclusiveLock", deadline, &v, err);
+
+	if (rc == DLOCK_OK && v != 't') {
+		rc = dlock_err_set(err, DLOCK_ENOTHELD, 0, "%s: the session does not hold the lock",
+		                   c->where);
+	}
+	return rc;
+}
+
+static int dlock_pg_alive(dlock_sql_conn *c)
+{
+	struct pollfd pfd = {PQsocket(c->pg), POLLIN, 0};
+	PGnotify *n;
+
+	if (c->doomed || PQstatus(c->pg) != CONNECTION_OK) {
+		return 0;
+	}
+	if (poll(&pfd, 1, 0) > 0) {
+		if (!PQconsumeInput(c->pg)) {
+			return 0;
+		}
+		while ((n = PQnotifies(c->pg))) {
+			PQfreemem(n);
+		}
+	}
+	return !c->doomed && PQstatus(c->pg) == CONNECTION_OK;
+}
+
+static int dlock_pg_participants(dlock_sql_conn *c, const char *name, size_t len, int64_t deadline,
+                                 dlock_participant **out, size_t *count, dlock_err *err)
+{
+	char *h = dlock_pg_hex(name, len), *sql = h ? malloc(4 * len + 1024) : NULL;
+	dlock_participant *list = NULL;
+	PGresult *r = NULL;
+	int i, n = 0, rc;
+
+	*out = NULL;
+	*count = 0;
+	if (!sql) {
+		free(h);
+		return dlock_err_set(err, DLOCK_ENOMEM, 0, "out of memory");
+	}
+	sprintf(sql,
+	        "SELECT l.pid, l.mode = 'ExclusiveLock', l.granted, (SELECT token "
+	        "FROM " DLOCK_SQL_TOKEN_TABLE
+	        " WHERE name = decode('%s', 'hex')) FROM pg_locks l WHERE " PG_LOCKS_OF(
+	            PG_KEY("%s")) " ORDER BY l.granted DESC, l.waitstart NULLS FIRST, l.pid",
+	        h, h);
+	rc = dlock_pg_query(c, sql, deadline, &r, err);
+	free(sql);
+	free(h);
+	if (rc != DLOCK_OK) {
+		return rc;
+	}
+	if (!(list = calloc((size_t)PQntuples(r) + 1, sizeof(*list)))) {
+		PQclear(r);
+		return dlock_err_set(err, DLOCK_ENOMEM, 0, "out of memory");
+	}
+	for (i = 0; i < PQntuples(r); i++, n++) {
+		list[n].name = dlock_strndup(PQgetvalue(r, i, 0), strlen(PQgetvalue(r, i, 0)));
+		list[n].data = dlock_strndup("", 0);
+		if (!list[n].name || !list[n].data) {
+			n++;
+			dlock_participants_free(list, (size_t)n);
+			PQclear(r);
+			return dlock_err_set(err, DLOCK_ENOMEM, 0, "out of memory");
+		}
+		list[n].writer = PQgetvalue(r, i, 1)[0] == 't';
+		list[n].holder = PQgetvalue(r, i, 2)[0] == 't';
+		list[n].owner = strtoll(PQgetvalue(r, i, 0), NULL, 10);
+		list[n].token =
+		    list[n].holder && !PQgetisnull(r, i, 3) ? strtoll(PQgetvalue(r, i, 3), NULL, 10) : 0;
+	}
+	PQclear(r);
+	*out = list;
+	*count = (size_t)n;
+	return DLOCK_OK;
+}
+
+static int64_t dlock_pg_session_id(const dlock_sql_conn *c)
+{
+	return c->pid;
+}
+
+const dlock_sql_driver dlock_pg_driver = {
+    "postgres",          1,
+    dlock_pg_connect,    dlock_pg_close,
+    dlock_pg_abandon,    dlock_pg_lock,
+    dlock_pg_unlock,     dlock_pg_check,
+    dlock_pg_alive,      dlock_pg_participants,
+    dlock_pg_session_id,
+};

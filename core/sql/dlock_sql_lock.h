@@ -1,0 +1,34 @@
+/* dlock_sql_lock.h: a lock object on a SQL server: an exclusive (or, where
+ * the driver offers it, read-write) lock held by one server session of this
+ * process (dlock_sql_pool.h) through a driver (dlock_sql_driver.h). The hold
+ * lives exactly as long as that session: nested holds of one object are
+ * counted here, and the server is asked to confirm a hold not confirmed for
+ * DLOCK_SQL_CONFIRM_MS before isAcquired() says yes again. */
+#ifndef DLOCK_SQL_LOCK_H
+#define DLOCK_SQL_LOCK_H
+
+#include "../dlock_backend.h"
+#include "dlock_sql_driver.h"
+
+/* How long a confirmation of a hold is trusted by held() without another
+ * round trip (the socket itself is looked at on every call), ms. */
+#define DLOCK_SQL_CONFIRM_MS 1000
+
+/* The driver of a SQL target (NULL for another backend). */
+const dlock_sql_driver *dlock_sql_driver_of(const dlock_target *t);
+
+/* The operations of dlock_backend_ops; contracts as in dlock_handle.h. */
+int dlock_sql_lock_new(dlock_handle *h, dlock_err *err);
+void dlock_sql_lock_free(dlock_handle *h);
+int dlock_sql_lock_acquire(dlock_handle *h, const dlock_acquire_req *req, dlock_err *err);
+int dlock_sql_lock_release(dlock_handle *h, int wait, int all, dlock_err *err);
+int dlock_sql_lock_held(dlock_handle *h);
+int dlock_sql_lock_verify(dlock_handle *h, dlock_err *err);
+unsigned dlock_sql_lock_holds(const dlock_handle *h);
+int64_t dlock_sql_lock_token(const dlock_handle *h);
+int dlock_sql_lock_self_conflict(const dlock_handle *h);
+
+/* Checks a SQL lock name: 1 to DLOCK_SQL_NAME_MAX bytes, no NUL. */
+int dlock_sql_name_validate(const char *name, size_t len, dlock_err *err);
+
+#endif

@@ -1,0 +1,118 @@
+/* dlock_sql_pool.c: this process's SQL connections (see dlock_sql_pool.h). */
+#include "dlock_sql_pool.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static dlock_sql_entry *dlock_sql_pool_head;
+
+static int dlock_sql_pool_str_eq(const char *a, const char *b)
+{
+	return (!a && !b) || (a && b && strcmp(a, b) == 0);
+}
+
+/* Frees entries a fork parent opened, without a word to their server. */
+static void dlock_sql_pool_forget_parent(void)
+{
+	dlock_sql_entry **p = &dlock_sql_pool_head, *e;
+	pid_t me = getpid();
+
+	while ((e = *p)) {
+		if (e->pid == me) {
+			p = &e->next;
+			continue;
+		}
+		*p = e->next;
+		e->drv->abandon(e->conn);
+		dlock_target_clear(&e->target);
+		free(e);
+	}
+}
+
+int dlock_sql_pool_get(const dlock_sql_driver *drv, const dlock_target *t,
+                       dlock_sql_entry *const *avoid, size_t navoid, const dlock_interrupt *intr,
+                       dlock_sql_entry **out, dlock_err *err)
+{
+	dlock_sql_entry *e, *pick = NULL;
+	int rc;
+
+	dlock_sql_pool_forget_parent();
+	for (e = dlock_sql_pool_head; e; e = e->next) {
+		size_t i;
+
+		if (e->drv != drv || !dlock_target_same_server(&e->target, t) ||
+		    !dlock_sql_pool_str_eq(e->target.password, t->password)) {
+			continue;
+		}
+		for (i = 0; i < navoid && avoid[i] != e; i++) {
+		}
+		if (i < navoid) {
+			continue;
+		}
+		if (e->conn) {
+			*out = e;
+			return DLOCK_OK;
+		}
+		if (!pick) {
+			pick = e;
+		}
+	}
+	if (!pick) {
+		if (!(pick = calloc(1, sizeof(*pick)))) {
+			return dlock_err_set(err, DLOCK_ENOMEM, 0, "out of memory");
+		}
+		if ((rc = dlock_target_copy(&pick->target, t, err)) != DLOCK_OK) {
+			free(pick);
+			return rc;
+		}
+		pick->drv = drv;
+		pick->pid = getpid();
+		pick->next = dlock_sql_pool_head;
+		dlock_sql_pool_head = pick;
+	}
+	rc =
+	    drv->connect(&pick->target, dlock_now_ms() + t->connect_timeout_ms, intr, &pick->conn, err);
+	if (rc != DLOCK_OK) {
+		return rc;
+	}
+	*out = pick;
+	return DLOCK_OK;
+}
+
+void dlock_sql_pool_drop(dlock_sql_entry *e)
+{
+	if (e->conn) {
+		e->drv->close(e->conn);
+		e->conn = NULL;
+	}
+	e->gen++;
+}
+
+unsigned dlock_sql_pool_size(const dlock_sql_driver *drv)
+{
+	dlock_sql_entry *e;
+	unsigned n = 0;
+
+	for (e = dlock_sql_pool_head; e; e = e->next) {
+		n += e->drv == drv && e->conn && e->pid == getpid();
+	}
+	return n;
+}
+
+void dlock_sql_pool_shutdown(const dlock_sql_driver *drv, int final)
+{
+	dlock_sql_entry **p = &dlock_sql_pool_head, *e;
+
+	dlock_sql_pool_forget_parent();
+	while ((e = *p)) {
+		if (e->drv != drv || (e->users > 0 && !final)) {
+			p = &e->next;
+			continue;
+		}
+		*p = e->next;
+		dlock_sql_pool_drop(e);
+		dlock_target_clear(&e->target);
+		free(e);
+	}
+}
