@@ -1,0 +1,158 @@
+#!/usr/bin/env bash
+# Starts and stops throwaway MariaDB servers on 127.0.0.1 for the tests of
+# dlock's MySQL backend. Debian's mariadb-server 10.11, no systemd, works as
+# root (mariadbd --user=root): every server runs in the background with its own
+# data dir, socket, pidfile and error log.
+#
+#   scripts/mysql.sh start PORT     fresh server: new data dir, database "dlock",
+#                                   user dlock/dlock on '%' (ALL on dlock.*,
+#                                   CONNECTION ADMIN and PROCESS on *.*); waits
+#                                   for a real login as that user and prints the
+#                                   DSN mysql://dlock:dlock@127.0.0.1:PORT/dlock
+#   scripts/mysql.sh stop PORT      SIGTERM by pidfile, waits for the exit, removes
+#                                   the state dir
+#   scripts/mysql.sh kill PORT      kill -9 by pidfile, waits until the port is
+#                                   closed (the data dir is kept for restart)
+#   scripts/mysql.sh restart PORT   starts a stopped/killed server again on the same
+#                                   data dir, waits for a login, prints the DSN
+#
+# State lives in ${TMPDIR:-/tmp}/dlock-mysql-<port>/ (data/, pid, sock, err, args).
+# Only the DSN goes to stdout; diagnostics go to stderr. Every wait is bounded;
+# nothing here binds or contacts any address but 127.0.0.1.
+set -uo pipefail
+
+HOST=127.0.0.1
+USER_NAME=dlock
+USER_PASS=dlock
+DB_NAME=dlock
+
+die() { echo "mysql.sh: $*" >&2; exit 1; }
+
+port_ok() { [[ $1 =~ ^[0-9]+$ ]] && (($1 > 0 && $1 < 65536)); }
+
+state_dir() { echo "${TMPDIR:-/tmp}/dlock-mysql-$1"; }
+
+port_open() { timeout 1 bash -c "exec 3<>/dev/tcp/$HOST/$1" 2>/dev/null; }
+
+sql() { # port user password sql: one bounded client call over TCP (never the socket)
+	local pass=()
+	[[ -n $3 ]] && pass=("-p$3")
+	timeout 5 mariadb --no-defaults --connect-timeout=2 -h "$HOST" -P "$1" -u "$2" "${pass[@]}" \
+		-N -B -e "$4" 2>/dev/null
+}
+
+# wait_login port user password seconds: a real login and query, not
+# mariadb-admin ping (which exits 0 on "Access denied")
+wait_login() {
+	local deadline=$((${EPOCHREALTIME/./} + $4 * 1000000))
+	while ((${EPOCHREALTIME/./} < deadline)); do
+		[[ $(sql "$1" "$2" "$3" 'SELECT 1') == 1 ]] && return 0
+		sleep 0.05
+	done
+	return 1
+}
+
+wait_closed() { # port seconds
+	local deadline=$((${EPOCHREALTIME/./} + $2 * 1000000))
+	while ((${EPOCHREALTIME/./} < deadline)); do
+		port_open "$1" || return 0
+		sleep 0.05
+	done
+	return 1
+}
+
+wait_gone() { # pid seconds: kill -0 succeeds on a zombie, so look at its state too
+	local deadline=$((${EPOCHREALTIME/./} + $2 * 1000000)) st
+	while ((${EPOCHREALTIME/./} < deadline)); do
+		st=$(ps -o stat= -p "$1" 2>/dev/null) || return 0
+		[[ $st == Z* ]] && return 0
+		sleep 0.05
+	done
+	return 1
+}
+
+launch() { # dir: runs the server recorded in dir/args in the background
+	local dir=$1 args=()
+	mapfile -t args <"$dir/args"
+	rm -f "$dir/pid"
+	# setsid: the server outlives this script and ignores the caller's ^C
+	setsid "${args[@]}" </dev/null >>"$dir/launch.log" 2>&1 &
+}
+
+# stop_port port TERM|KILL: signals the pid in the pidfile, waits for its exit
+stop_port() {
+	local port=$1 sig=$2 dir pid
+	dir=$(state_dir "$port")
+	[[ -f "$dir/pid" ]] || { port_open "$port" && return 1; return 0; }
+	pid=$(cat "$dir/pid")
+	[[ $pid =~ ^[0-9]+$ ]] || return 1
+	kill -"$sig" "$pid" 2>/dev/null
+	if ! wait_gone "$pid" 20; then
+		kill -KILL "$pid" 2>/dev/null
+		wait_gone "$pid" 5 || return 1
+	fi
+	wait_closed "$port" 5 || return 1
+	rm -f "$dir/pid"
+	return 0
+}
+
+start_server() { # port
+	local port=$1 dir
+	dir=$(state_dir "$port")
+	stop_port "$port" TERM >/dev/null 2>&1
+	port_open "$port" && die "port $port is already in use by something else"
+	rm -rf "$dir"
+	mkdir -p "$dir" || die "cannot create $dir"
+	if ! mariadb-install-db --no-defaults --datadir="$dir/data" --user=root \
+		--auth-root-authentication-method=normal --skip-test-db --skip-name-resolve \
+		>"$dir/install.log" 2>&1; then
+		tail -20 "$dir/install.log" >&2
+		die "mariadb-install-db failed for port $port"
+	fi
+	printf '%s\n' mariadbd --no-defaults --user=root --datadir="$dir/data" --port="$port" \
+		--bind-address="$HOST" --socket="$dir/sock" --pid-file="$dir/pid" --log-error="$dir/err" \
+		--skip-name-resolve --innodb-buffer-pool-size=32M --innodb-flush-log-at-trx-commit=0 \
+		>"$dir/args"
+	launch "$dir"
+	# root@127.0.0.1 has no password on a fresh data dir
+	wait_login "$port" root "" 15 || { tail -20 "$dir/err" >&2; die "mariadbd on port $port did not start"; }
+	sql "$port" root "" "CREATE DATABASE IF NOT EXISTS $DB_NAME;
+		CREATE USER '$USER_NAME'@'%' IDENTIFIED BY '$USER_PASS';
+		GRANT ALL ON $DB_NAME.* TO '$USER_NAME'@'%';
+		GRANT CONNECTION ADMIN, PROCESS ON *.* TO '$USER_NAME'@'%'" >/dev/null ||
+		die "cannot create database and user on port $port"
+	wait_login "$port" "$USER_NAME" "$USER_PASS" 5 || die "user $USER_NAME cannot log in on port $port"
+}
+
+cmd=${1:-}
+port=${2:-}
+case "$cmd" in
+start)
+	port_ok "$port" || die "usage: start PORT"
+	start_server "$port"
+	echo "mysql://$USER_NAME:$USER_PASS@$HOST:$port/$DB_NAME"
+	;;
+stop)
+	port_ok "$port" || die "usage: stop PORT"
+	stop_port "$port" TERM || die "server on port $port did not stop"
+	rm -rf "$(state_dir "$port")"
+	;;
+kill)
+	port_ok "$port" || die "usage: kill PORT"
+	stop_port "$port" KILL || die "server on port $port did not die"
+	;;
+restart)
+	port_ok "$port" || die "usage: restart PORT"
+	dir=$(state_dir "$port")
+	[[ -f "$dir/args" ]] || die "no server state for port $port (start it first)"
+	stop_port "$port" TERM || die "server on port $port did not stop"
+	launch "$dir"
+	wait_login "$port" "$USER_NAME" "$USER_PASS" 30 ||
+		{ tail -20 "$dir/err" >&2; die "mariadbd on port $port did not come back"; }
+	echo "mysql://$USER_NAME:$USER_PASS@$HOST:$port/$DB_NAME"
+	;;
+*)
+	sed -n '2,20p' "$0" >&2
+	exit 2
+	;;
+esac
