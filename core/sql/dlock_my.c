@@ -1,6 +1,445 @@
-/* TEMPORARY stub until the MySQL driver lands */
-#include "dlock_sql_driver.h"
-static int s_connect(const dlock_target *t, int64_t d, const dlock_interrupt *i, dlock_sql_conn **o, dlock_err *e)
-{ (void)t; (void)d; (void)i; *o = NULL; return dlock_err_set(e, DLOCK_ECONNECT, 0, "mysql: not yet"); }
-static void s_close(dlock_sql_conn *c) { (void)c; }
-const dlock_sql_driver dlock_my_driver = {"mysql", 0, s_connect, s_close, s_close, 0, 0, 0, 0, 0, 0};
+/* dlock_my.c: the MySQL/MariaDB driver of the SQL backend (dlock_my_driver):
+ * exclusive locks held as the server's user-level locks (GET_LOCK) of one
+ * session, with fencing tokens from the dlock_tokens table. The session
+ * machinery (non-blocking I/O, cancel) is dlock_my_conn.c.
+ *
+ * Names. A lock name (1..DLOCK_SQL_NAME_MAX bytes, no NUL) of at most 64
+ * bytes is the server lock name as is, so a hand-written GET_LOCK('orders', n)
+ * in another program excludes dlock's "orders". A longer name becomes
+ * "dlock:" + the first 58 hex digits of SHA2(name, 256), 64 characters,
+ * computed by the server inside the statement (MySQL allows 64 characters,
+ * MariaDB 192 bytes). Names always travel as hex literals X'...' (binary-safe,
+ * nothing to escape). Server lock names are SERVER-wide, not per database, and
+ * the server compares them case-insensitively ("Orders" and "orders" are one
+ * lock on MariaDB 10.11): two names that meet on the server, by case or by a
+ * hash collision, only exclude each other, never let two holders in. Tokens
+ * are kept per exact name (the row key is the name's bytes).
+ *
+ * No shared mode: the server has none for GET_LOCK (has_shared = 0; lock()
+ * with shared != 0 returns DLOCK_EUNSUPPORTED).
+ *
+ * Queue: the holder only (IS_USED_LOCK). MariaDB does not list the sessions
+ * waiting in GET_LOCK unless the METADATA_LOCK_INFO plugin is installed,
+ * and MySQL only through performance_schema.metadata_locks: not read here.
+ *
+ * Session settings at connect (one round trip with the table's creation):
+ * wait_timeout = 31536000 (the most the server allows, a year): a hold lasts
+ * as long as its session, and a process that holds a lock while doing other
+ * work (or nothing) for more than the default 8 hours must not lose it
+ * silently. A client that dies still frees its locks at once (its kernel
+ * closes the socket); one whose host vanishes is found by the server's TCP
+ * keepalive (global tcp_keepalive_time, by default the kernel's 2 h; it is
+ * not settable per session). max_statement_time = 0 (MariaDB) /
+ * max_execution_time = 0 (MySQL): a server-wide statement limit would cut a
+ * long GET_LOCK wait. autocommit = 1: the token update commits by itself. */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "dlock_my_conn.h"
+#include "../dlock_dsn.h"
+
+/* Longest name used as the server lock name as is, bytes. */
+#define DLOCK_MY_PLAIN_MAX 64
+/* GET_LOCK's timeout for "wait for ever", s: MariaDB 10.11 returns NULL for
+ * a negative timeout, so a year it is. */
+#define DLOCK_MY_FOREVER_S 31536000LL
+/* Room for a name's hex literal, its server-name expression, and a statement
+ * holding both twice. */
+#define DLOCK_MY_HEX_MAX  (2 * DLOCK_SQL_NAME_MAX + 4)
+#define DLOCK_MY_EXPR_MAX (DLOCK_MY_HEX_MAX + 48)
+#define DLOCK_MY_SQL_MAX  (2 * DLOCK_MY_EXPR_MAX + 2 * DLOCK_MY_HEX_MAX + 512)
+
+/* Checks name[0..len): 1..DLOCK_SQL_NAME_MAX bytes, no NUL. */
+static int dlock_my_name_ok(const char *name, size_t len, dlock_err *err)
+{
+	if (!name || len == 0 || len > DLOCK_SQL_NAME_MAX) {
+		return dlock_err_set(err, DLOCK_EINVAL, 0, "lock name must be 1 to %d bytes",
+		                     DLOCK_SQL_NAME_MAX);
+	}
+	if (memchr(name, '\0', len)) {
+		return dlock_err_set(err, DLOCK_EINVAL, 0, "lock name must not contain NUL bytes");
+	}
+	return DLOCK_OK;
+}
+
+/* Writes name as a hex literal X'...' into hex (DLOCK_MY_HEX_MAX bytes). */
+static void dlock_my_hex(char *hex, const char *name, size_t len)
+{
+	static const char digits[] = "0123456789abcdef";
+	size_t i;
+	char *o = hex;
+
+	*o++ = 'X';
+	*o++ = '\'';
+	for (i = 0; i < len; i++) {
+		*o++ = digits[(unsigned char)name[i] >> 4];
+		*o++ = digits[(unsigned char)name[i] & 15];
+	}
+	*o++ = '\'';
+	*o = '\0';
+}
+
+/* Writes the SQL expression of name's server lock name into expr
+ * (DLOCK_MY_EXPR_MAX bytes) and name's hex literal into hex. */
+static void dlock_my_names(char *expr, char *hex, const char *name, size_t len)
+{
+	dlock_my_hex(hex, name, len);
+	if (len <= DLOCK_MY_PLAIN_MAX) {
+		snprintf(expr, DLOCK_MY_EXPR_MAX, "%s", hex);
+	} else {
+		snprintf(expr, DLOCK_MY_EXPR_MAX, "CONCAT('dlock:',LEFT(SHA2(%s,256),58))", hex);
+	}
+}
+
+/* Runs one statement whose last result's first row has nv integers. */
+static int dlock_my_simple(dlock_sql_conn *c, const char *sql, int nv, int64_t deadline,
+                           const char *what, dlock_my_query *q, dlock_err *err)
+{
+	memset(q, 0, sizeof(*q));
+	q->sql = sql;
+	q->len = (unsigned long)strlen(sql);
+	q->nv = nv;
+	return dlock_my_exec(c, q, deadline, what, err);
+}
+
+static int dlock_my_connect(const dlock_target *t, int64_t deadline, const dlock_interrupt *intr,
+                            dlock_sql_conn **out, dlock_err *err)
+{
+	static const char setup[] =
+	    "SET SESSION wait_timeout = 31536000, SESSION autocommit = 1%s;"
+	    "CREATE TABLE IF NOT EXISTS " DLOCK_SQL_TOKEN_TABLE
+	    " (name VARBINARY(1024) PRIMARY KEY, token BIGINT NOT NULL) ENGINE=InnoDB;"
+	    "SELECT CONNECTION_ID()";
+	char sql[sizeof(setup) + 64];
+	int64_t now = dlock_now_ms(), limit = deadline;
+	dlock_sql_conn *c;
+	dlock_my_query q;
+	int rc;
+
+	*out = NULL;
+	if ((rc = dlock_my_library_init(err)) != DLOCK_OK) {
+		return rc;
+	}
+	if (!(c = calloc(1, sizeof(*c)))) {
+		return dlock_err_set(err, DLOCK_ENOMEM, 0, "out of memory");
+	}
+	if ((rc = dlock_target_copy(&c->cfg, t, err)) != DLOCK_OK) {
+		free(c);
+		return rc;
+	}
+	dlock_target_where(t, c->where, sizeof(c->where));
+	if (t->connect_timeout_ms > 0 && (limit < 0 || now + t->connect_timeout_ms < limit)) {
+		limit = now + t->connect_timeout_ms;
+	}
+	if ((rc = dlock_my_open(t, c->where, limit, intr, &c->my, err)) != DLOCK_OK) {
+		goto fail;
+	}
+	snprintf(sql, sizeof(sql), setup,
+	         strstr(mysql_get_server_info(c->my), "MariaDB") ? ", SESSION max_statement_time = 0"
+	                                                         : ", SESSION max_execution_time = 0");
+	memset(&q, 0, sizeof(q));
+	q.sql = sql;
+	q.len = (unsigned long)strlen(sql);
+	q.nv = 1;
+	dlock_my_query_start(c, &q);
+	rc = dlock_my_query_run(c, &q, limit, intr, "session setup", err);
+	if (rc == DLOCK_ETIMEDOUT || rc == DLOCK_ECONNLOSS) {
+		rc = dlock_err_set(err, DLOCK_ECONNECT, 0, "cannot connect to %s: session setup %s",
+		                   c->where, rc == DLOCK_ETIMEDOUT ? "not answered in time" : "failed");
+	} else if (rc == DLOCK_EINTR) {
+		dlock_err_set(err, rc, 0, "interrupted while connecting to %s", c->where);
+	} else if (rc == DLOCK_OK && (q.rows == 0 || q.isnull[0])) {
+		rc = dlock_err_set(err, DLOCK_ESERVER, 0, "%s: no CONNECTION_ID()", c->where);
+	}
+	if (rc != DLOCK_OK) {
+		goto fail;
+	}
+	c->id = q.v[0];
+	*out = c;
+	return DLOCK_OK;
+fail:
+	if (c->my) {
+		mysql_close(c->my);
+	}
+	dlock_target_clear(&c->cfg);
+	free(c);
+	return rc;
+}
+
+static void dlock_my_close(dlock_sql_conn *c)
+{
+	if (!c) {
+		return;
+	}
+	mysql_close(c->my); /* COM_QUIT: the server drops every lock of the session */
+	dlock_target_clear(&c->cfg);
+	free(c);
+}
+
+static void dlock_my_abandon(dlock_sql_conn *c)
+{
+	int fd, null;
+
+	if (!c) {
+		return;
+	}
+	/* Connector/C has no close without COM_QUIT, and a shutdown() would end
+	 * the parent's session too: the socket's descriptor is first replaced by
+	 * /dev/null, so the QUIT goes there and the close closes only that. */
+	fd = (int)mysql_get_socket(c->my);
+	if (fd >= 0 && (null = open("/dev/null", O_RDWR | O_CLOEXEC)) >= 0) {
+		if (dup2(null, fd) < 0) {
+			close(fd); /* at least the QUIT then fails instead of being sent */
+		}
+		close(null);
+	} else if (fd >= 0) {
+		close(fd);
+	}
+	mysql_close(c->my);
+	dlock_target_clear(&c->cfg);
+	free(c);
+}
+
+/* After a failed or cancelled lock statement: drops the hold the statement
+ * may have taken (@dlock_ok = 1), so the caller is never left holding a
+ * lock it does not know of. Returns DLOCK_OK or DLOCK_ECONNLOSS (then c is
+ * given up, which drops every hold with the session). */
+static int dlock_my_undo(dlock_sql_conn *c, const char *expr, dlock_err *err)
+{
+	char sql[DLOCK_MY_EXPR_MAX + 96];
+	dlock_my_query q;
+	dlock_err e;
+	int rc;
+
+	snprintf(sql, sizeof(sql),
+	         "SELECT IF(@dlock_ok = 1, RELEASE_LOCK(%s), 0); SET @dlock_ok = NULL", expr);
+	rc = dlock_my_simple(c, sql, 1, dlock_now_ms() + DLOCK_MY_SIDE_MS,
+	                     "release after a failed lock", &q, &e);
+	if (rc != DLOCK_OK) {
+		c->broken = 1;
+		return dlock_err_set(err, DLOCK_ECONNLOSS, 0, "%.120s; then %.120s", err ? err->msg : "",
+		                     e.msg);
+	}
+	return DLOCK_OK;
+}
+
+static int dlock_my_lock(dlock_sql_conn *c, const char *name, size_t len, int shared,
+                         int64_t timeout_ms, int64_t io_deadline, const dlock_interrupt *intr,
+                         int64_t *token, dlock_err *err)
+{
+	char expr[DLOCK_MY_EXPR_MAX], hex[DLOCK_MY_HEX_MAX], tmo[32], *sql = NULL;
+	dlock_my_query q;
+	int rc, cause;
+
+	if (shared) {
+		return dlock_err_set(err, DLOCK_EUNSUPPORTED, 0, "MySQL has no shared locks");
+	}
+	if ((rc = dlock_my_name_ok(name, len, err)) != DLOCK_OK) {
+		return rc;
+	}
+	if (c->broken) {
+		return dlock_err_set(err, DLOCK_ECONNLOSS, 0, "%s: the connection was lost before",
+		                     c->where);
+	}
+	if (!(sql = malloc(DLOCK_MY_SQL_MAX))) {
+		return dlock_err_set(err, DLOCK_ENOMEM, 0, "out of memory");
+	}
+	dlock_my_names(expr, hex, name, len);
+	if (timeout_ms < 0) {
+		snprintf(tmo, sizeof(tmo), "%lld", DLOCK_MY_FOREVER_S);
+	} else {
+		snprintf(tmo, sizeof(tmo), "%lld.%03lld", (long long)(timeout_ms / 1000),
+		         (long long)(timeout_ms % 1000));
+	}
+	/* one round trip: the lock, the token bumped only when it was granted
+	 * (LAST_INSERT_ID(x) hands x back to the session), and both values */
+	memset(&q, 0, sizeof(q));
+	q.len = (unsigned long)snprintf(
+	    sql, DLOCK_MY_SQL_MAX,
+	    "SET @dlock_ok = NULL;"
+	    "SELECT GET_LOCK(%s, %s) INTO @dlock_ok;"
+	    "INSERT INTO " DLOCK_SQL_TOKEN_TABLE " (name, token) SELECT %s, LAST_INSERT_ID(1) FROM DUAL"
+	    " WHERE @dlock_ok = 1 ON DUPLICATE KEY UPDATE token = LAST_INSERT_ID(token + 1);"
+	    "SELECT @dlock_ok, LAST_INSERT_ID()",
+	    expr, tmo, hex);
+	q.sql = sql;
+	q.nv = 2;
+	dlock_my_query_start(c, &q);
+	rc = dlock_my_query_run(c, &q, io_deadline, intr, "lock", err);
+	if (rc == DLOCK_EINTR || rc == DLOCK_ETIMEDOUT) {
+		/* the server is still waiting: cancel that wait from a side session,
+		 * then read the statement's end (a grant that raced the cancel
+		 * comes back as @dlock_ok = 1 and is undone below) */
+		int64_t limit;
+
+		cause = rc;
+		if ((rc = dlock_my_cancel(c, dlock_now_ms() + DLOCK_MY_SIDE_MS, err)) != DLOCK_OK) {
+			c->broken = 1;
+			rc = dlock_err_set(err, DLOCK_ECONNLOSS, 0, "%s: cannot cancel the lock wait: %.160s",
+			                   c->where, err ? err->msg : "");
+			goto done;
+		}
+		limit = dlock_now_ms() + DLOCK_MY_SIDE_MS;
+		rc = dlock_my_query_run(c, &q, limit, NULL, "lock", err);
+		if (rc == DLOCK_ETIMEDOUT) {
+			c->broken = 1;
+			rc = dlock_err_set(err, DLOCK_ECONNLOSS, 0, "%s: no reply after the lock wait's cancel",
+			                   c->where);
+		}
+		if (rc != DLOCK_ECONNLOSS && (rc = dlock_my_undo(c, expr, err)) == DLOCK_OK) {
+			rc = cause == DLOCK_EINTR
+			         ? dlock_err_set(err, DLOCK_EINTR, 0, "interrupted")
+			         : dlock_err_set(err, DLOCK_ETIMEDOUT, 0,
+			                         "%s: no reply before the I/O deadline; wait cancelled",
+			                         c->where);
+		}
+		goto done;
+	}
+	if (rc != DLOCK_OK) {
+		/* a statement failed after GET_LOCK may have granted (e.g. the token
+		 * insert): undo it; a lost connection took every hold with it */
+		if (rc != DLOCK_ECONNLOSS) {
+			int undo = dlock_my_undo(c, expr, err);
+
+			rc = undo != DLOCK_OK ? undo : rc;
+		}
+		goto done;
+	}
+	if (q.rows == 0 || q.isnull[0]) {
+		rc = dlock_err_set(err, DLOCK_ESERVER, 0,
+		                   "%s: GET_LOCK returned NULL (name refused, or the wait was killed)",
+		                   c->where);
+	} else if (q.v[0] != 1) {
+		rc = dlock_err_set(err, DLOCK_ETIMEDOUT, 0, "not acquired within %lld ms",
+		                   (long long)timeout_ms);
+	} else {
+		*token = q.v[1];
+		rc = DLOCK_OK;
+	}
+done:
+	free(sql);
+	return rc;
+}
+
+/* Runs "SELECT <fmt with the server lock name>" on c for unlock and check:
+ * DLOCK_OK when it returns 1, DLOCK_ENOTHELD for 0 or NULL. */
+static int dlock_my_ask(dlock_sql_conn *c, const char *fmt, const char *name, size_t len,
+                        int64_t deadline, const char *what, dlock_err *err)
+{
+	char expr[DLOCK_MY_EXPR_MAX], hex[DLOCK_MY_HEX_MAX], sql[DLOCK_MY_EXPR_MAX + 96];
+	dlock_my_query q;
+	int rc;
+
+	if ((rc = dlock_my_name_ok(name, len, err)) != DLOCK_OK) {
+		return rc;
+	}
+	dlock_my_names(expr, hex, name, len);
+	snprintf(sql, sizeof(sql), fmt, expr);
+	if ((rc = dlock_my_simple(c, sql, 1, deadline, what, &q, err)) != DLOCK_OK) {
+		return rc;
+	}
+	if (q.rows == 0 || q.isnull[0] || q.v[0] != 1) {
+		return dlock_err_set(err, DLOCK_ENOTHELD, 0, "%s: this session does not hold the lock",
+		                     c->where);
+	}
+	return DLOCK_OK;
+}
+
+static int dlock_my_unlock(dlock_sql_conn *c, const char *name, size_t len, int shared,
+                           int64_t deadline, dlock_err *err)
+{
+	if (shared) {
+		return dlock_err_set(err, DLOCK_EUNSUPPORTED, 0, "MySQL has no shared locks");
+	}
+	return dlock_my_ask(c, "SELECT RELEASE_LOCK(%s)", name, len, deadline, "unlock", err);
+}
+
+static int dlock_my_check(dlock_sql_conn *c, const char *name, size_t len, int shared,
+                          int64_t deadline, dlock_err *err)
+{
+	if (shared) {
+		return dlock_err_set(err, DLOCK_ENOTHELD, 0, "MySQL has no shared locks");
+	}
+	return dlock_my_ask(c, "SELECT IS_USED_LOCK(%s) = CONNECTION_ID()", name, len, deadline,
+	                    "check", err);
+}
+
+static int dlock_my_alive(dlock_sql_conn *c)
+{
+	struct pollfd pfd;
+	int n;
+
+	if (!c || c->broken || (pfd.fd = (int)mysql_get_socket(c->my)) < 0) {
+		return 0;
+	}
+	/* an idle session receives nothing unsolicited: anything readable is
+	 * the end (EOF, or the error packet of a KILL or a shutdown) */
+	pfd.events = POLLIN;
+	pfd.revents = 0;
+	n = poll(&pfd, 1, 0);
+	return n == 0 || (n < 0 && errno == EINTR);
+}
+
+static int dlock_my_participants(dlock_sql_conn *c, const char *name, size_t len, int64_t deadline,
+                                 dlock_participant **out, size_t *count, dlock_err *err)
+{
+	char expr[DLOCK_MY_EXPR_MAX], hex[DLOCK_MY_HEX_MAX], *sql;
+	dlock_participant *p = NULL;
+	dlock_my_query q;
+	char id[24];
+	int rc;
+
+	*out = NULL;
+	*count = 0;
+	if ((rc = dlock_my_name_ok(name, len, err)) != DLOCK_OK) {
+		return rc;
+	}
+	if (!(sql = malloc(DLOCK_MY_SQL_MAX))) {
+		return dlock_err_set(err, DLOCK_ENOMEM, 0, "out of memory");
+	}
+	dlock_my_names(expr, hex, name, len);
+	snprintf(sql, DLOCK_MY_SQL_MAX,
+	         "SELECT IS_USED_LOCK(%s), (SELECT token FROM " DLOCK_SQL_TOKEN_TABLE
+	         " WHERE name = %s)",
+	         expr, hex);
+	rc = dlock_my_simple(c, sql, 2, deadline, "participants", &q, err);
+	free(sql);
+	if (rc != DLOCK_OK || q.rows == 0 || q.isnull[0]) {
+		return rc; /* no holder; waiters are not listed (see the top comment) */
+	}
+	snprintf(id, sizeof(id), "%lld", (long long)q.v[0]);
+	if (!(p = calloc(1, sizeof(*p))) || !(p->name = strdup(id)) || !(p->data = strdup(""))) {
+		dlock_participants_free(p, p ? 1 : 0);
+		return dlock_err_set(err, DLOCK_ENOMEM, 0, "out of memory");
+	}
+	p->token = q.isnull[1] ? 0 : q.v[1];
+	p->writer = 1;
+	p->holder = 1;
+	*out = p;
+	*count = 1;
+	return DLOCK_OK;
+}
+
+static int64_t dlock_my_session_id(const dlock_sql_conn *c)
+{
+	return c ? c->id : 0;
+}
+
+const dlock_sql_driver dlock_my_driver = {
+    .name = "mysql",
+    .has_shared = 0,
+    .connect = dlock_my_connect,
+    .close = dlock_my_close,
+    .abandon = dlock_my_abandon,
+    .lock = dlock_my_lock,
+    .unlock = dlock_my_unlock,
+    .check = dlock_my_check,
+    .alive = dlock_my_alive,
+    .participants = dlock_my_participants,
+    .session_id = dlock_my_session_id,
+};
