@@ -221,9 +221,11 @@ static int dlock_my_undo(dlock_sql_conn *c, const char *expr, dlock_err *err)
 	rc = dlock_my_simple(c, sql, 1, dlock_now_ms() + DLOCK_MY_SIDE_MS,
 	                     "release after a failed lock", &q, &e);
 	if (rc != DLOCK_OK) {
+		char first[121];
+
+		snprintf(first, sizeof(first), "%.120s", err ? err->msg : "");
 		c->broken = 1;
-		return dlock_err_set(err, DLOCK_ECONNLOSS, 0, "%.120s; then %.120s", err ? err->msg : "",
-		                     e.msg);
+		return dlock_err_set(err, DLOCK_ECONNLOSS, 0, "%s; then %.120s", first, e.msg);
 	}
 	return DLOCK_OK;
 }
@@ -276,12 +278,13 @@ static int dlock_my_lock(dlock_sql_conn *c, const char *name, size_t len, int sh
 		 * then read the statement's end (a grant that raced the cancel
 		 * comes back as @dlock_ok = 1 and is undone below) */
 		int64_t limit;
+		dlock_err e;
 
 		cause = rc;
-		if ((rc = dlock_my_cancel(c, dlock_now_ms() + DLOCK_MY_SIDE_MS, err)) != DLOCK_OK) {
+		if ((rc = dlock_my_cancel(c, dlock_now_ms() + DLOCK_MY_SIDE_MS, &e)) != DLOCK_OK) {
 			c->broken = 1;
-			rc = dlock_err_set(err, DLOCK_ECONNLOSS, 0, "%s: cannot cancel the lock wait: %.160s",
-			                   c->where, err ? err->msg : "");
+			rc = dlock_err_set(err, DLOCK_ECONNLOSS, 0, "cannot cancel the lock wait: %.200s",
+			                   e.msg);
 			goto done;
 		}
 		limit = dlock_now_ms() + DLOCK_MY_SIDE_MS;

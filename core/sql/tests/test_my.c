@@ -53,7 +53,7 @@ static void target_init(void)
 static dlock_sql_conn *conn(void)
 {
 	dlock_sql_conn *c = NULL;
-	dlock_err e;
+	dlock_err e = {0};
 
 	if (drv->connect(&target, -1, NULL, &c, &e) != DLOCK_OK) {
 		printf("# connect failed: %s\n", e.msg);
@@ -97,7 +97,7 @@ static void test_connect(void)
 {
 	dlock_target t = target;
 	dlock_sql_conn *c = NULL;
-	dlock_err e;
+	dlock_err e = {0};
 	int64_t t0;
 	int rc;
 
@@ -161,7 +161,7 @@ static void test_basic(void)
 	dlock_participant *p = NULL;
 	int64_t tok = 0, tok2 = 0, t0, el;
 	size_t n = 0;
-	dlock_err e;
+	dlock_err e = {0};
 	int rc;
 
 	if (!a || !b) {
@@ -211,7 +211,7 @@ static void test_names(void)
 	dlock_sql_conn *a = conn(), *b = conn();
 	char n100[100], n1024[DLOCK_SQL_NAME_MAX], m1024[DLOCK_SQL_NAME_MAX];
 	int64_t tok = 0;
-	dlock_err e;
+	dlock_err e = {0};
 	int ok;
 
 	if (!a || !b) {
@@ -255,7 +255,7 @@ out:
 static void *unlock_later(void *arg)
 {
 	dlock_sql_conn *a = arg;
-	dlock_err e;
+	dlock_err e = {0};
 
 	usleep(100 * 1000);
 	drv->unlock(a, "t-race", 6, 0, -1, &e);
@@ -268,7 +268,7 @@ static void test_interrupt(void)
 	dlock_interrupt in = {intr_after, NULL};
 	int64_t tok = 0, t0, el;
 	int rc, i, ok, grants = 0, intrs = 0;
-	dlock_err e;
+	dlock_err e = {0};
 
 	if (!a || !b || !c) {
 		check(0, "three connections", NULL);
@@ -335,7 +335,7 @@ static void test_kill(void)
 	dlock_sql_conn *a = conn(), *b = conn();
 	int64_t tok = 0, t0;
 	char sql[64];
-	dlock_err e;
+	dlock_err e = {0};
 	int alive = 1;
 
 	if (!a || !b) {
@@ -365,7 +365,7 @@ static void test_fork(void)
 {
 	dlock_sql_conn *a = conn(), *b = conn();
 	int64_t tok = 0;
-	dlock_err e;
+	dlock_err e = {0};
 	pid_t pid;
 	int st = -1;
 
@@ -396,7 +396,7 @@ static void bench(void)
 {
 	dlock_sql_conn *a = conn();
 	int64_t tok, t0;
-	dlock_err e;
+	dlock_err e = {0};
 	int i, n = 1000, ok = 1;
 
 	if (!a) {
