@@ -515,18 +515,13 @@ static int dlock_pg_check(dlock_sql_conn *c, const char *name, size_t len, int s
 static int dlock_pg_alive(dlock_sql_conn *c)
 {
 	struct pollfd pfd = {PQsocket(c->pg), POLLIN, 0};
-	PGnotify *n;
 
 	if (c->doomed || PQstatus(c->pg) != CONNECTION_OK) {
 		return 0;
 	}
-	if (poll(&pfd, 1, 0) > 0) {
-		if (!PQconsumeInput(c->pg)) {
-			return 0;
-		}
-		while ((n = PQnotifies(c->pg))) {
-			PQfreemem(n);
-		}
+	/* notifications read here stay queued for dlock_pg_wait_event */
+	if (poll(&pfd, 1, 0) > 0 && !PQconsumeInput(c->pg)) {
+		return 0;
 	}
 	return !c->doomed && PQstatus(c->pg) == CONNECTION_OK;
 }
@@ -587,11 +582,90 @@ static int64_t dlock_pg_session_id(const dlock_sql_conn *c)
 	return c->pid;
 }
 
+/* The channel of chan: "dlock_" + FNV-1a 64 of its bytes (a channel is an
+ * identifier of at most 63 bytes; a shared channel costs a spurious wake-up). */
+static void dlock_pg_channel(const char *chan, size_t len, char out[32])
+{
+	uint64_t h = 1469598103934665603ULL;
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		h = (h ^ (unsigned char)chan[i]) * 1099511628211ULL;
+	}
+	snprintf(out, 32, "dlock_%016llx", (unsigned long long)h);
+}
+
+static int dlock_pg_listen(dlock_sql_conn *c, const char *chan, size_t len, int on,
+                           int64_t deadline, dlock_err *err)
+{
+	char sql[64], name[32];
+	PGresult *r = NULL;
+	int rc;
+
+	dlock_pg_channel(chan, len, name);
+	snprintf(sql, sizeof(sql), "%s %s", on ? "LISTEN" : "UNLISTEN", name);
+	rc = dlock_pg_query(c, sql, deadline, &r, err);
+	PQclear(r);
+	return rc;
+}
+
+static int dlock_pg_notify(dlock_sql_conn *c, const char *chan, size_t len, int64_t deadline,
+                           dlock_err *err)
+{
+	char sql[64], name[32];
+	PGresult *r = NULL;
+	int rc;
+
+	dlock_pg_channel(chan, len, name);
+	snprintf(sql, sizeof(sql), "NOTIFY %s", name);
+	rc = dlock_pg_query(c, sql, deadline, &r, err);
+	PQclear(r);
+	return rc;
+}
+
+static int dlock_pg_wait_event(dlock_sql_conn *c, int64_t until, const dlock_interrupt *intr,
+                               dlock_err *err)
+{
+	for (;;) {
+		PGnotify *n;
+		int got = 0, ready;
+
+		while ((n = PQnotifies(c->pg))) {
+			PQfreemem(n);
+			got = 1;
+		}
+		if (got) {
+			return DLOCK_OK;
+		}
+		if (c->doomed || PQstatus(c->pg) != CONNECTION_OK) {
+			return dlock_pg_fail(c, NULL, err);
+		}
+		if (dlock_interrupted(intr)) {
+			return dlock_err_set(err, DLOCK_EINTR, 0, "interrupted");
+		}
+		if (until >= 0 && dlock_now_ms() >= until) {
+			return DLOCK_ETIMEDOUT;
+		}
+		ready = dlock_pg_poll(c, POLLIN, until);
+		if (ready < 0 || (ready && !PQconsumeInput(c->pg))) {
+			return dlock_pg_fail(c, NULL, err);
+		}
+	}
+}
+
 const dlock_sql_driver dlock_pg_driver = {
-    "postgres",          1,
-    dlock_pg_connect,    dlock_pg_close,
-    dlock_pg_abandon,    dlock_pg_lock,
-    dlock_pg_unlock,     dlock_pg_check,
-    dlock_pg_alive,      dlock_pg_participants,
-    dlock_pg_session_id,
+    .name = "postgres",
+    .has_shared = 1,
+    .connect = dlock_pg_connect,
+    .close = dlock_pg_close,
+    .abandon = dlock_pg_abandon,
+    .lock = dlock_pg_lock,
+    .unlock = dlock_pg_unlock,
+    .check = dlock_pg_check,
+    .alive = dlock_pg_alive,
+    .participants = dlock_pg_participants,
+    .session_id = dlock_pg_session_id,
+    .listen = dlock_pg_listen,
+    .notify = dlock_pg_notify,
+    .wait_event = dlock_pg_wait_event,
 };

@@ -3,25 +3,97 @@
  * object, participants(), and the process-wide connections. */
 #include "../dlock_backend.h"
 
+#include <stdlib.h>
+
 #include "dlock_sql_lock.h"
 #include "dlock_sql_pool.h"
+
+/* A semaphore's holders are its slots' holders; its waiters queue on the gate. */
+static int dlock_sql_sem_participants(const dlock_sql_driver *drv, dlock_sql_conn *c, int leases,
+                                      const char *path, size_t len, int64_t deadline,
+                                      dlock_participant **out, size_t *count, dlock_err *err)
+{
+	dlock_participant *all = NULL, *part;
+	size_t n = 0, k, j;
+	int i, rc = DLOCK_OK;
+
+	for (i = -1; i < leases && rc == DLOCK_OK; i++) {
+		size_t nlen;
+		char *name = dlock_sql_sem_name(path, len, i < 0 ? "gate" : "slot", i, &nlen);
+		dlock_participant *grown;
+
+		if (!name) {
+			rc = dlock_err_set(err, DLOCK_ENOMEM, 0, "out of memory");
+			break;
+		}
+		rc = drv->participants(c, name, nlen, deadline, &part, &k, err);
+		free(name);
+		if (rc != DLOCK_OK) {
+			break;
+		}
+		if (!(grown = realloc(all, (n + k + 1) * sizeof(*all)))) {
+			dlock_participants_free(part, k);
+			rc = dlock_err_set(err, DLOCK_ENOMEM, 0, "out of memory");
+			break;
+		}
+		all = grown;
+		for (j = 0; j < k; j++) {
+			if (i < 0) {
+				part[j].holder = 0; /* the gate's holder is the head waiter */
+			} else if (!part[j].holder) {
+				free(part[j].name);
+				free(part[j].data);
+				continue; /* a slot is only ever tried, never waited for */
+			}
+			part[j].token = 0;
+			all[n++] = part[j];
+		}
+		free(part);
+	}
+	if (rc != DLOCK_OK) {
+		dlock_participants_free(all, n);
+		return rc;
+	}
+	/* holders first, then the gate's queue */
+	for (j = 0; j < n; j++) {
+		if (!all[j].holder) {
+			continue;
+		}
+		for (k = j; k > 0 && !all[k - 1].holder; k--) {
+			dlock_participant t = all[k - 1];
+
+			all[k - 1] = all[k];
+			all[k] = t;
+		}
+	}
+	*out = all;
+	*count = n;
+	return DLOCK_OK;
+}
 
 static int dlock_sql_participants(const dlock_target *t, dlock_kind kind, int max_leases,
                                   const char *path, size_t len, const dlock_interrupt *intr,
                                   dlock_participant **out, size_t *count, dlock_err *err)
 {
 	const dlock_sql_driver *drv = dlock_sql_driver_of(t);
+	int64_t deadline = dlock_now_ms() + t->connect_timeout_ms;
 	dlock_sql_entry *e;
 	int rc;
 
-	(void)kind;
-	(void)max_leases;
-	if ((rc = dlock_sql_name_validate(path, len, err)) != DLOCK_OK ||
-	    (rc = dlock_sql_pool_get(drv, t, NULL, 0, intr, &e, err)) != DLOCK_OK) {
+	if ((rc = dlock_sql_name_validate(path, len, err)) != DLOCK_OK) {
 		return rc;
 	}
-	rc = drv->participants(e->conn, path, len, dlock_now_ms() + t->connect_timeout_ms, out, count,
-	                       err);
+	if (kind == DLOCK_KIND_SEMAPHORE && !drv->wait_event) {
+		return dlock_err_set(err, DLOCK_EUNSUPPORTED, 0, "semaphores are not offered on %s",
+		                     drv->name);
+	}
+	if ((rc = dlock_sql_pool_get(drv, t, NULL, 0, intr, &e, err)) != DLOCK_OK) {
+		return rc;
+	}
+	rc = kind == DLOCK_KIND_SEMAPHORE
+	         ? dlock_sql_sem_participants(drv, e->conn, max_leases, path, len, deadline, out, count,
+	                                      err)
+	         : drv->participants(e->conn, path, len, deadline, out, count, err);
 	if (rc == DLOCK_ECONNLOSS) {
 		dlock_sql_pool_drop(e);
 	}

@@ -92,6 +92,28 @@ typedef struct dlock_sql_driver {
 
 	/* The server's id of c's session (backend pid, connection id). */
 	int64_t (*session_id)(const dlock_sql_conn *c);
+
+	/* Notifications, for semaphores (NULL when the server has none: the
+	 * generic layer then does not offer semaphores). A channel is named by
+	 * any bytes chan[0..len); two names may share a channel (a spurious
+	 * wake-up only). */
+
+	/* Starts (on != 0) or stops receiving chan's notifications on c.
+	 * Returns DLOCK_OK, DLOCK_ECONNLOSS or DLOCK_ESERVER. */
+	int (*listen)(dlock_sql_conn *c, const char *chan, size_t len, int on, int64_t deadline,
+	              dlock_err *err);
+
+	/* Sends one notification on chan (delivered to every session listening
+	 * on it). Returns DLOCK_OK, DLOCK_ECONNLOSS or DLOCK_ESERVER. */
+	int (*notify)(dlock_sql_conn *c, const char *chan, size_t len, int64_t deadline,
+	              dlock_err *err);
+
+	/* Waits until a notification arrives on c (any channel it listens on;
+	 * all pending ones are consumed), or until `until`, calling intr between
+	 * slices. Returns DLOCK_OK (notified), DLOCK_ETIMEDOUT, DLOCK_EINTR or
+	 * DLOCK_ECONNLOSS. */
+	int (*wait_event)(dlock_sql_conn *c, int64_t until, const dlock_interrupt *intr,
+	                  dlock_err *err);
 } dlock_sql_driver;
 
 extern const dlock_sql_driver dlock_pg_driver;

@@ -3,6 +3,7 @@
  * with its session, and the fork rule (a child holds nothing). */
 #include "dlock_sql_lock.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -19,6 +20,9 @@ typedef struct sl_lock {
 	int64_t confirmed;         /* when the last proof of the hold was asked for */
 	pid_t pid;                 /* the process that took the hold */
 	int lost;                  /* the server said the hold is gone */
+	char *sname;               /* the hold's name on the server (owned): the lock's
+	                              name, or a semaphore's slot */
+	size_t slen;               /* bytes of sname */
 	struct sl_lock *next_held; /* this process's held SQL locks */
 } sl_lock;
 
@@ -66,6 +70,9 @@ static void sl_forget(sl_lock *l)
 		}
 	}
 	l->next_held = NULL;
+	free(l->sname);
+	l->sname = NULL;
+	l->slen = 0;
 	l->holds = 0;
 	l->entry = NULL;
 	l->token = 0;
@@ -97,11 +104,18 @@ int dlock_sql_lock_new(dlock_handle *h, dlock_err *err)
 	if ((rc = dlock_sql_name_validate(h->path, h->path_len, err)) != DLOCK_OK) {
 		return rc;
 	}
-	if (h->kind == DLOCK_KIND_SEMAPHORE) {
+	if (h->kind == DLOCK_KIND_SEMAPHORE && !drv->wait_event) {
 		return dlock_err_set(err, DLOCK_EUNSUPPORTED, 0,
-		                     "semaphores are not offered on %s (a server-side wait for any of N "
-		                     "slots does not exist there); use ZooKeeper or Redis",
+		                     "semaphores are not offered on %s (it has neither a server-side wait "
+		                     "for any of N slots nor notifications); use PostgreSQL, ZooKeeper or "
+		                     "Redis",
 		                     drv->name);
+	}
+	if (h->kind == DLOCK_KIND_SEMAPHORE && h->max_leases > DLOCK_SQL_SEM_MAX) {
+		return dlock_err_set(err, DLOCK_EINVAL, 0,
+		                     "a semaphore on %s allows at most %d leases (each is a lock of its "
+		                     "own, tried in turn)",
+		                     drv->name, DLOCK_SQL_SEM_MAX);
 	}
 	if ((h->kind == DLOCK_KIND_READ || h->kind == DLOCK_KIND_WRITE) && !drv->has_shared) {
 		return dlock_err_set(err, DLOCK_EUNSUPPORTED, 0,
@@ -150,6 +164,130 @@ static size_t sl_busy(const dlock_handle *h, dlock_sql_entry **avoid, size_t max
 	return n;
 }
 
+/* A semaphore of N leases named P is N locks, "P\0slot<i>", behind a gate
+ * lock "P\0gate" that orders the contenders (the server queues them on it).
+ * The gate's holder is the head of the queue: it tries the slots and, when
+ * all are taken, waits for the notification a release sends on "P\0wake",
+ * asking again at least every DLOCK_SQL_SEM_RECHECK_MS in case a holder's
+ * session ended without one (a killed process sends nothing). The gate's
+ * token is the acquire's fencing token. */
+char *dlock_sql_sem_name(const char *path, size_t path_len, const char *what, int i, size_t *len)
+{
+	char tail[32];
+	char *n;
+	int t = i < 0 ? snprintf(tail, sizeof(tail), "%s", what)
+	              : snprintf(tail, sizeof(tail), "%s%d", what, i);
+
+	if (!(n = malloc(path_len + 1 + (size_t)t + 1))) {
+		return NULL;
+	}
+	memcpy(n, path, path_len);
+	n[path_len] = '\0';
+	memcpy(n + path_len + 1, tail, (size_t)t + 1);
+	*len = path_len + 1 + (size_t)t;
+	return n;
+}
+
+static char *sl_sem_name(const dlock_handle *h, const char *what, int i, size_t *len)
+{
+	return dlock_sql_sem_name(h->path, h->path_len, what, i, len);
+}
+
+/* Takes the gate within wait (ms; < 0 for ever), then a free slot, whose
+ * name goes to *slot (owned by the caller). */
+static int sl_sem_take(sl_lock *l, dlock_sql_conn *c, int64_t wait, const dlock_interrupt *intr,
+                       int64_t *token, char **slot, size_t *slot_len, dlock_err *err)
+{
+	const dlock_handle *h = l->h;
+	size_t glen, wlen;
+	char *gate = sl_sem_name(h, "gate", -1, &glen), *wake = sl_sem_name(h, "wake", -1, &wlen);
+	int64_t start = dlock_now_ms(), dl = wait < 0 ? -1 : start + wait,
+	        io = h->target.connect_timeout_ms;
+	int rc, listening = 0, gated, i, first = (int)(getpid() % h->max_leases);
+
+	*slot = NULL;
+	if (!gate || !wake) {
+		free(gate);
+		free(wake);
+		return dlock_err_set(err, DLOCK_ENOMEM, 0, "out of memory");
+	}
+	rc = l->drv->lock(c, gate, glen, 0, wait, wait < 0 ? -1 : dl + io, intr, token, err);
+	gated = rc == DLOCK_OK;
+	while (rc == DLOCK_OK) {
+		int64_t now, ignore;
+
+		for (i = 0; i < h->max_leases && !*slot && rc == DLOCK_OK; i++) {
+			size_t n;
+			char *name = sl_sem_name(h, "slot", (first + i) % h->max_leases, &n);
+
+			if (!name) {
+				rc = dlock_err_set(err, DLOCK_ENOMEM, 0, "out of memory");
+				break;
+			}
+			rc = l->drv->lock(c, name, n, 0, 0, dlock_now_ms() + io, NULL, &ignore, err);
+			if (rc == DLOCK_OK) {
+				*slot = name;
+				*slot_len = n;
+			} else {
+				free(name);
+				rc = rc == DLOCK_ETIMEDOUT ? DLOCK_OK : rc; /* taken: the next one */
+			}
+		}
+		if (rc != DLOCK_OK || *slot) {
+			break;
+		}
+		now = dlock_now_ms();
+		if (wait == 0 || (dl >= 0 && now >= dl)) {
+			rc = DLOCK_ETIMEDOUT;
+			break;
+		}
+		if (!listening) {
+			/* listen, then look again: a release in between is seen either way */
+			rc = l->drv->listen(c, wake, wlen, 1, now + io, err);
+			listening = rc == DLOCK_OK;
+			continue;
+		}
+		rc = l->drv->wait_event(
+		    c, dl >= 0 && dl - now < DLOCK_SQL_SEM_RECHECK_MS ? dl : now + DLOCK_SQL_SEM_RECHECK_MS,
+		    intr, err);
+		rc = rc == DLOCK_ETIMEDOUT ? DLOCK_OK : rc;
+	}
+	if (rc != DLOCK_ECONNLOSS && listening &&
+	    l->drv->listen(c, wake, wlen, 0, dlock_now_ms() + io, NULL) == DLOCK_ECONNLOSS) {
+		rc = DLOCK_ECONNLOSS;
+	}
+	if (gated && rc != DLOCK_ECONNLOSS &&
+	    l->drv->unlock(c, gate, glen, 0, dlock_now_ms() + io, NULL) == DLOCK_ECONNLOSS) {
+		rc = DLOCK_ECONNLOSS; /* the session, and the slot in it, are gone */
+	}
+	if (rc != DLOCK_OK) {
+		free(*slot);
+		*slot = NULL;
+	}
+	free(gate);
+	free(wake);
+	return rc;
+}
+
+/* Frees a semaphore's slot and wakes the gate's holder. */
+static int sl_sem_give(sl_lock *l, dlock_err *err)
+{
+	const dlock_handle *h = l->h;
+	dlock_sql_conn *c = l->entry->conn;
+	int64_t io = h->target.connect_timeout_ms;
+	size_t wlen;
+	char *wake;
+	int rc = l->drv->unlock(c, l->sname, l->slen, 0, dlock_now_ms() + io, err);
+
+	if (rc == DLOCK_OK && (wake = sl_sem_name(h, "wake", -1, &wlen))) {
+		if (l->drv->notify(c, wake, wlen, dlock_now_ms() + io, NULL) == DLOCK_ECONNLOSS) {
+			dlock_sql_pool_drop(l->entry); /* the slot went with the session anyway */
+		}
+		free(wake);
+	}
+	return rc;
+}
+
 int dlock_sql_lock_acquire(dlock_handle *h, const dlock_acquire_req *req, dlock_err *err)
 {
 	sl_lock *l = h->impl;
@@ -171,6 +309,8 @@ int dlock_sql_lock_acquire(dlock_handle *h, const dlock_acquire_req *req, dlock_
 	for (;;) {
 		dlock_sql_entry *avoid[64], *e;
 		int64_t sent, wait, token = 0, now;
+		char *sname = NULL;
+		size_t slen = 0;
 		int rc;
 
 		if (req->grant_from) {
@@ -190,15 +330,25 @@ int dlock_sql_lock_acquire(dlock_handle *h, const dlock_acquire_req *req, dlock_
 		}
 		sent = dlock_now_ms();
 		wait = dl < 0 ? -1 : dl > sent ? dl - sent : 0;
-		rc = l->drv->lock(e->conn, h->path, h->path_len, sl_shared(h), wait,
-		                  wait < 0 ? -1 : sent + wait + h->target.connect_timeout_ms, req->intr,
-		                  &token, err);
+		if (h->kind == DLOCK_KIND_SEMAPHORE) {
+			rc = sl_sem_take(l, e->conn, wait, req->intr, &token, &sname, &slen, err);
+		} else if (!(sname = malloc(h->path_len + 1))) {
+			rc = dlock_err_set(err, DLOCK_ENOMEM, 0, "out of memory");
+		} else {
+			memcpy(sname, h->path, h->path_len + 1);
+			slen = h->path_len;
+			rc = l->drv->lock(e->conn, sname, slen, sl_shared(h), wait,
+			                  wait < 0 ? -1 : sent + wait + h->target.connect_timeout_ms, req->intr,
+			                  &token, err);
+		}
 		if (rc == DLOCK_OK && !l->drv->alive(e->conn)) {
 			/* granted, but the session ended since (a process paused while
 			 * its connection was killed): nothing is held */
 			rc = dlock_err_set(err, DLOCK_ECONNLOSS, 0, "the session ended after the grant");
 		}
 		if (rc == DLOCK_OK) {
+			l->sname = sname;
+			l->slen = slen;
 			l->entry = e;
 			l->gen = e->gen;
 			l->holds = 1;
@@ -211,6 +361,7 @@ int dlock_sql_lock_acquire(dlock_handle *h, const dlock_acquire_req *req, dlock_
 			sl_held = l;
 			return DLOCK_OK;
 		}
+		free(sname);
 		if (rc != DLOCK_ECONNLOSS) {
 			return rc;
 		}
@@ -255,8 +406,10 @@ int dlock_sql_lock_release(dlock_handle *h, int wait, int all, dlock_err *err)
 		                     "lock %s was lost before release() (its server session ended)",
 		                     h->path);
 	}
-	rc = l->drv->unlock(l->entry->conn, h->path, h->path_len, sl_shared(h),
-	                    dlock_now_ms() + h->target.connect_timeout_ms, err);
+	rc = h->kind == DLOCK_KIND_SEMAPHORE
+	         ? sl_sem_give(l, err)
+	         : l->drv->unlock(l->entry->conn, l->sname, l->slen, sl_shared(h),
+	                          dlock_now_ms() + h->target.connect_timeout_ms, err);
 	if (rc == DLOCK_ENOTHELD) {
 		sl_forget(l);
 		return dlock_err_set(err, DLOCK_ELOST, 0,
@@ -285,7 +438,7 @@ int dlock_sql_lock_held(dlock_handle *h)
 	if (sent - l->confirmed < DLOCK_SQL_CONFIRM_MS) {
 		return 1;
 	}
-	rc = l->drv->check(l->entry->conn, h->path, h->path_len, sl_shared(h),
+	rc = l->drv->check(l->entry->conn, l->sname, l->slen, sl_shared(h),
 	                   sent + h->target.connect_timeout_ms, NULL);
 	if (rc == DLOCK_OK) {
 		l->confirmed = sent;
@@ -317,7 +470,7 @@ int dlock_sql_lock_verify(dlock_handle *h, dlock_err *err)
 		                     h->path);
 	}
 	sent = dlock_now_ms();
-	rc = l->drv->check(l->entry->conn, h->path, h->path_len, sl_shared(h),
+	rc = l->drv->check(l->entry->conn, l->sname, l->slen, sl_shared(h),
 	                   sent + h->target.connect_timeout_ms, err);
 	if (rc == DLOCK_OK) {
 		l->confirmed = sent;
@@ -356,14 +509,17 @@ int64_t dlock_sql_lock_token(const dlock_handle *h)
 int dlock_sql_lock_self_conflict(const dlock_handle *h)
 {
 	const sl_lock *o;
+	int mine = 0;
 
 	for (o = sl_held; o; o = o->next_held) {
 		if (o->h != h && o->holds > 0 && o->pid == getpid() && o->h->path_len == h->path_len &&
 		    memcmp(o->h->path, h->path, h->path_len) == 0 &&
 		    dlock_target_same_server(&o->h->target, &h->target) &&
+		    (o->h->kind == DLOCK_KIND_SEMAPHORE) == (h->kind == DLOCK_KIND_SEMAPHORE) &&
 		    !(sl_shared(h) && sl_shared(o->h))) {
-			return 1;
+			mine++;
 		}
 	}
-	return 0;
+	/* a semaphore waits for itself only when this process has every lease */
+	return h->kind == DLOCK_KIND_SEMAPHORE ? mine >= h->max_leases : mine > 0;
 }
