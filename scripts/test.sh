@@ -7,6 +7,9 @@
 #   DLOCK_TEST_PORT=21810   where to start the server
 #   DLOCK_TEST_REDIS_PORT=26379  where to start the test Redis (tests that break
 #                           their own Redis use ports from this + 10 on)
+#   DLOCK_TEST_PG_PORT=23432, DLOCK_TEST_MYSQL_PORT=23306  where to start the test
+#                           PostgreSQL and MariaDB (tests that break their own
+#                           server use ports from these + 10 on)
 #   DLOCK_VALGRIND=1        also run the phpt suite under valgrind (leaks and errors fail)
 #   DLOCK_BENCH_SMOKE=1     also run the benchmark at small sizes (it must complete, counters exact)
 # With no arguments it also runs the bridges' PHPUnit tests (scripts/test_bridges.sh).
@@ -14,7 +17,7 @@
 #                           only with the default test selection)
 set -uo pipefail
 cd "$(dirname "$0")/.."
-export DLOCK_EXTRA_PACKAGES="${DLOCK_EXTRA_PACKAGES:-} php-fpm libfcgi-bin default-jdk-headless libcurator-recipes-java python3-kazoo php-pear valgrind gnuplot-nox gdb redis-server redis-sentinel libhiredis-dev php-redis"
+export DLOCK_EXTRA_PACKAGES="${DLOCK_EXTRA_PACKAGES:-} php-fpm libfcgi-bin default-jdk-headless libcurator-recipes-java python3-kazoo php-pear valgrind gnuplot-nox gdb redis-server redis-sentinel libhiredis-dev php-redis postgresql libpq-dev mariadb-server libmariadb-dev php-pgsql php-mysql"
 scripts/setup.sh || { echo "0 passed, 1 failed"; exit 1; }
 
 port=${DLOCK_TEST_PORT:-21810}
@@ -29,21 +32,37 @@ trap 'scripts/zk.sh stop "$port"; scripts/redis.sh stop "$redis_port"' EXIT
 export DLOCK_TEST_REDIS=$redis DLOCK_TEST_REDIS_PORT=$redis_port
 export DLOCK_REDIS_SCRIPT=$PWD/scripts/redis.sh
 echo "test: Redis at $redis"
+pg_port=${DLOCK_TEST_PG_PORT:-23432}
+pg=$(scripts/pg.sh start "$pg_port") || { echo "test: PostgreSQL did not start"; echo "0 passed, 1 failed"; exit 1; }
+trap 'scripts/zk.sh stop "$port"; scripts/redis.sh stop "$redis_port"; scripts/pg.sh stop "$pg_port"' EXIT
+mysql_port=${DLOCK_TEST_MYSQL_PORT:-23306}
+mysql=$(scripts/mysql.sh start "$mysql_port") || { echo "test: MariaDB did not start"; echo "0 passed, 1 failed"; exit 1; }
+trap 'scripts/zk.sh stop "$port"; scripts/redis.sh stop "$redis_port"; scripts/pg.sh stop "$pg_port"; scripts/mysql.sh stop "$mysql_port"' EXIT
+export DLOCK_TEST_PG=$pg DLOCK_TEST_PG_PORT=$pg_port DLOCK_TEST_MYSQL=$mysql DLOCK_TEST_MYSQL_PORT=$mysql_port
+export DLOCK_PG_SCRIPT=$PWD/scripts/pg.sh DLOCK_MYSQL_SCRIPT=$PWD/scripts/mysql.sh
+echo "test: PostgreSQL at $pg, MariaDB at $mysql"
 
 passed=0 failed=0
 
 echo "== core tests (C, no PHP)"
-gcc -std=gnu11 -DDLOCK_FAULT_INJECTION -Wall -Wextra -Werror -g -o core/tests/test_core core/tests/test_core.c core/dlock_*.c core/redis/*.c core/sql/*.c \
-	$(pkg-config --cflags --libs libpq libmariadb) -lzookeeper_mt -lhiredis -lpthread
-core_out=$(core/tests/test_core 2>&1)
-echo "$core_out" | grep -v '^ok' | tail -20
-line=$(echo "$core_out" | tail -1)
-if [[ $line =~ ^([0-9]+)\ passed,\ ([0-9]+)\ failed$ ]]; then
-	passed=$((passed + BASH_REMATCH[1]))
-	failed=$((failed + BASH_REMATCH[2]))
-else
-	failed=$((failed + 1))
-fi
+# the SQL drivers' own tests (core/sql/tests, against DLOCK_TEST_PG and
+# DLOCK_TEST_MYSQL) run after the core's, when present
+core_src=(core/dlock_*.c core/redis/*.c core/sql/*.c)
+read -r -a core_libs <<<"$(pkg-config --cflags --libs libpq libmariadb) -lzookeeper_mt -lhiredis -lpthread"
+for t in core/tests/test_core core/sql/tests/test_pg core/sql/tests/test_my; do
+	[[ -f $t.c ]] || continue
+	rm -f "$t"
+	gcc -std=gnu11 -DDLOCK_FAULT_INJECTION -Wall -Wextra -Werror -g -o "$t" "$t.c" "${core_src[@]}" "${core_libs[@]}"
+	core_out=$("$t" 2>&1)
+	echo "$core_out" | grep -v '^ok' | tail -20
+	line=$(echo "$core_out" | tail -1)
+	if [[ $line =~ ^([0-9]+)\ passed,\ ([0-9]+)\ failed$ ]]; then
+		passed=$((passed + BASH_REMATCH[1]))
+		failed=$((failed + BASH_REMATCH[2]))
+	else
+		failed=$((failed + 1))
+	fi
+done
 
 echo "== package (package.xml, pecl package, pecl install)"
 if scripts/check_pecl.sh; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
