@@ -1,5 +1,5 @@
 <?php
-/* Takes the lock ?path= (?backend=redis: on Redis) and ends the request as
+/* Takes the lock ?path= (?backend=redis/postgres/mysql: on that server) and ends the request as
  * ?how= says (none: returns, exit, exception) without calling release():
  * request shutdown must release it. Prints "held PID". */
 require __DIR__ . '/lib.inc';
