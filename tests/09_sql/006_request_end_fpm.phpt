@@ -10,8 +10,12 @@ pdo_mysql
 <?php
 require __DIR__ . '/../inc/sql.inc';
 dlt_sql_skipif();
-require __DIR__ . '/../inc/fpm.inc';
-dlt_fpm_skipif();
+foreach (['php-fpm8.2' => 'php-fpm', 'cgi-fcgi' => 'libfcgi-bin'] as $bin => $pkg) {
+    exec('command -v ' . $bin, $out, $rc);
+    if ($rc !== 0) {
+        die("skip $bin not installed (apt-get install $pkg)");
+    }
+}
 ?>
 --FILE--
 <?php
