@@ -15,6 +15,17 @@
  * hash collision, only exclude each other, never let two holders in. Tokens
  * are kept per exact name (the row key is the name's bytes).
  *
+ * Acquire. A try first, in one round trip (multi-statement): GET_LOCK(n, 0)
+ * into @dlock_ok, the token row bumped when it is 1, then both values: the
+ * whole uncontended acquire. Only when that finds the lock taken and the
+ * caller may wait, a single-statement GET_LOCK(n, left) waits in the server,
+ * and a grant is followed by the token's round trip. The wait is a statement
+ * of its own because of how MariaDB ends a cancelled multi-statement: a KILL
+ * QUERY that lands between two of its statements ends it with no further
+ * packet at all (seen on 10.11.19: the session sleeps, the client waits for
+ * the next result for ever), while one that lands inside GET_LOCK makes it
+ * return NULL and one that finds the session idle does nothing.
+ *
  * No shared mode: the server has none for GET_LOCK (has_shared = 0; lock()
  * with shared != 0 returns DLOCK_EUNSUPPORTED).
  *
@@ -205,11 +216,12 @@ static void dlock_my_abandon(dlock_sql_conn *c)
 	free(c);
 }
 
-/* After a failed or cancelled lock statement: drops the hold the statement
- * may have taken (@dlock_ok = 1), so the caller is never left holding a
- * lock it does not know of. Returns DLOCK_OK or DLOCK_ECONNLOSS (then c is
- * given up, which drops every hold with the session). */
-static int dlock_my_undo(dlock_sql_conn *c, const char *expr, dlock_err *err)
+/* Drops the hold a failed or cancelled acquire may have taken, so the
+ * caller is never left holding a lock it does not know of: when granted is
+ * zero, only if the statement's GET_LOCK said so (@dlock_ok = 1). Returns
+ * DLOCK_OK or DLOCK_ECONNLOSS (then c is given up, which drops every hold
+ * with the session), msg then telling both failures. */
+static int dlock_my_undo(dlock_sql_conn *c, const char *expr, int granted, dlock_err *err)
 {
 	char sql[DLOCK_MY_EXPR_MAX + 96];
 	dlock_my_query q;
@@ -217,7 +229,9 @@ static int dlock_my_undo(dlock_sql_conn *c, const char *expr, dlock_err *err)
 	int rc;
 
 	snprintf(sql, sizeof(sql),
-	         "SELECT IF(@dlock_ok = 1, RELEASE_LOCK(%s), 0); SET @dlock_ok = NULL", expr);
+	         granted ? "SELECT RELEASE_LOCK(%s)"
+	                 : "SELECT IF(@dlock_ok = 1, RELEASE_LOCK(%s), 0); SET @dlock_ok = NULL",
+	         expr);
 	rc = dlock_my_simple(c, sql, 1, dlock_now_ms() + DLOCK_MY_SIDE_MS,
 	                     "release after a failed lock", &q, &e);
 	if (rc != DLOCK_OK) {
@@ -230,13 +244,144 @@ static int dlock_my_undo(dlock_sql_conn *c, const char *expr, dlock_err *err)
 	return DLOCK_OK;
 }
 
+/* The first try, in one round trip: GET_LOCK without waiting, the token
+ * bumped only when it granted (LAST_INSERT_ID(x) hands x back to the
+ * session), and both values. Returns DLOCK_OK (*got = GET_LOCK's 1 or 0,
+ * *token when 1) or a failure with nothing held. */
+static int dlock_my_try(dlock_sql_conn *c, const char *expr, const char *hex, int64_t deadline,
+                        int *got, int64_t *token, dlock_err *err)
+{
+	dlock_my_query q;
+	char *sql;
+	int rc;
+
+	if (!(sql = malloc(DLOCK_MY_SQL_MAX))) {
+		return dlock_err_set(err, DLOCK_ENOMEM, 0, "out of memory");
+	}
+	snprintf(sql, DLOCK_MY_SQL_MAX,
+	         "SET @dlock_ok = NULL;"
+	         "SELECT GET_LOCK(%s, 0) INTO @dlock_ok;"
+	         "INSERT INTO " DLOCK_SQL_TOKEN_TABLE
+	         " (name, token) SELECT %s, LAST_INSERT_ID(1) FROM DUAL WHERE @dlock_ok = 1"
+	         " ON DUPLICATE KEY UPDATE token = LAST_INSERT_ID(token + 1);"
+	         "SELECT @dlock_ok, LAST_INSERT_ID()",
+	         expr, hex);
+	rc = dlock_my_simple(c, sql, 2, deadline, "lock", &q, err);
+	free(sql);
+	if (rc == DLOCK_ESERVER || rc == DLOCK_ENOMEM) {
+		/* a statement failed after GET_LOCK may have granted (e.g. the
+		 * token insert): undo it */
+		int undo = dlock_my_undo(c, expr, 0, err);
+
+		return undo != DLOCK_OK ? undo : rc;
+	}
+	if (rc != DLOCK_OK) {
+		return rc; /* a lost connection took every hold with it */
+	}
+	if (q.rows == 0 || q.isnull[0]) {
+		return dlock_err_set(err, DLOCK_ESERVER, 0, "%s: GET_LOCK returned NULL (name refused)",
+		                     c->where);
+	}
+	*got = q.v[0] == 1;
+	*token = q.v[1];
+	return DLOCK_OK;
+}
+
+/* Waits in the server for the lock (a single statement, so that a cancel
+ * can only meet it inside GET_LOCK, which then returns NULL, or after it,
+ * when KILL QUERY finds the session idle and does nothing: MariaDB ends a
+ * multi-statement killed between two statements without any further reply,
+ * which would leave the client waiting for ever). Then bumps the token.
+ * Returns as dlock_my_lock. */
+static int dlock_my_wait_lock(dlock_sql_conn *c, const char *expr, const char *hex, const char *tmo,
+                              int64_t io_deadline, const dlock_interrupt *intr, int64_t *token,
+                              dlock_err *err)
+{
+	char sql[DLOCK_MY_EXPR_MAX + 2 * DLOCK_MY_HEX_MAX + 256];
+	dlock_my_query q;
+	int64_t now;
+	int rc, cause;
+
+	snprintf(sql, sizeof(sql), "SELECT GET_LOCK(%s, %s)", expr, tmo);
+	memset(&q, 0, sizeof(q));
+	q.sql = sql;
+	q.len = (unsigned long)strlen(sql);
+	q.nv = 1;
+	dlock_my_query_start(c, &q);
+	rc = dlock_my_query_run(c, &q, io_deadline, intr, "lock", err);
+	if (rc == DLOCK_EINTR || rc == DLOCK_ETIMEDOUT) {
+		/* the server is still waiting: cancel that wait from a side
+		 * session, then read the statement's end (1 if the grant raced
+		 * the cancel: released again) */
+		dlock_err e;
+
+		cause = rc;
+		if ((rc = dlock_my_cancel(c, dlock_now_ms() + DLOCK_MY_SIDE_MS, &e)) != DLOCK_OK) {
+			c->broken = 1;
+			return dlock_err_set(err, DLOCK_ECONNLOSS, 0, "cannot cancel the lock wait: %.200s",
+			                     e.msg);
+		}
+		rc = dlock_my_query_run(c, &q, dlock_now_ms() + DLOCK_MY_SIDE_MS, NULL, "lock", err);
+		if (rc == DLOCK_ETIMEDOUT) {
+			c->broken = 1;
+			return dlock_err_set(err, DLOCK_ECONNLOSS, 0,
+			                     "%s: no reply after the lock wait's cancel", c->where);
+		}
+		if (rc == DLOCK_OK && q.rows && !q.isnull[0] && q.v[0] == 1 &&
+		    (rc = dlock_my_undo(c, expr, 1, err)) != DLOCK_OK) {
+			return rc;
+		}
+		if (rc != DLOCK_OK) {
+			return rc;
+		}
+		return cause == DLOCK_EINTR ? dlock_err_set(err, DLOCK_EINTR, 0, "interrupted")
+		                            : dlock_err_set(err, DLOCK_ETIMEDOUT, 0,
+		                                            "%s: no reply before the I/O deadline; "
+		                                            "wait cancelled",
+		                                            c->where);
+	}
+	if (rc != DLOCK_OK) {
+		return rc; /* one statement: a failure means no grant */
+	}
+	if (q.rows == 0 || q.isnull[0]) {
+		return dlock_err_set(err, DLOCK_ESERVER, 0,
+		                     "%s: GET_LOCK returned NULL (name refused, or the wait was killed)",
+		                     c->where);
+	}
+	if (q.v[0] != 1) {
+		return dlock_err_set(err, DLOCK_ETIMEDOUT, 0, "not acquired in time");
+	}
+	/* granted: the token, with at least DLOCK_MY_SIDE_MS for its reply */
+	now = dlock_now_ms();
+	if (io_deadline >= 0 && io_deadline < now + DLOCK_MY_SIDE_MS) {
+		io_deadline = now + DLOCK_MY_SIDE_MS;
+	}
+	snprintf(sql, sizeof(sql),
+	         "INSERT INTO " DLOCK_SQL_TOKEN_TABLE " (name, token) VALUES (%s, LAST_INSERT_ID(1))"
+	         " ON DUPLICATE KEY UPDATE token = LAST_INSERT_ID(token + 1);"
+	         "SELECT LAST_INSERT_ID()",
+	         hex);
+	if ((rc = dlock_my_simple(c, sql, 1, io_deadline, "token", &q, err)) != DLOCK_OK) {
+		if (rc != DLOCK_ECONNLOSS) {
+			int undo = dlock_my_undo(c, expr, 1, err);
+
+			rc = undo != DLOCK_OK ? undo : rc;
+		}
+		return rc;
+	}
+	*token = q.v[0];
+	return DLOCK_OK;
+}
+
+/* Tries first (one round trip: the uncontended case), then, when allowed
+ * to wait, waits in the server for what is left of timeout_ms. */
 static int dlock_my_lock(dlock_sql_conn *c, const char *name, size_t len, int shared,
                          int64_t timeout_ms, int64_t io_deadline, const dlock_interrupt *intr,
                          int64_t *token, dlock_err *err)
 {
-	char expr[DLOCK_MY_EXPR_MAX], hex[DLOCK_MY_HEX_MAX], tmo[32], *sql = NULL;
-	dlock_my_query q;
-	int rc, cause;
+	char expr[DLOCK_MY_EXPR_MAX], hex[DLOCK_MY_HEX_MAX], tmo[32];
+	int64_t t0 = dlock_now_ms(), left;
+	int rc, got = 0;
 
 	if (shared) {
 		return dlock_err_set(err, DLOCK_EUNSUPPORTED, 0, "MySQL has no shared locks");
@@ -248,85 +393,25 @@ static int dlock_my_lock(dlock_sql_conn *c, const char *name, size_t len, int sh
 		return dlock_err_set(err, DLOCK_ECONNLOSS, 0, "%s: the connection was lost before",
 		                     c->where);
 	}
-	if (!(sql = malloc(DLOCK_MY_SQL_MAX))) {
-		return dlock_err_set(err, DLOCK_ENOMEM, 0, "out of memory");
-	}
 	dlock_my_names(expr, hex, name, len);
+	if ((rc = dlock_my_try(c, expr, hex, io_deadline, &got, token, err)) != DLOCK_OK || got) {
+		return rc;
+	}
+	if (timeout_ms == 0) {
+		return dlock_err_set(err, DLOCK_ETIMEDOUT, 0, "held by another session");
+	}
+	if (dlock_interrupted(intr)) {
+		return dlock_err_set(err, DLOCK_EINTR, 0, "interrupted");
+	}
 	if (timeout_ms < 0) {
 		snprintf(tmo, sizeof(tmo), "%lld", DLOCK_MY_FOREVER_S);
 	} else {
-		snprintf(tmo, sizeof(tmo), "%lld.%03lld", (long long)(timeout_ms / 1000),
-		         (long long)(timeout_ms % 1000));
+		left = timeout_ms - (dlock_now_ms() - t0);
+		left = left < 0 ? 0 : left;
+		snprintf(tmo, sizeof(tmo), "%lld.%03lld", (long long)(left / 1000),
+		         (long long)(left % 1000));
 	}
-	/* one round trip: the lock, the token bumped only when it was granted
-	 * (LAST_INSERT_ID(x) hands x back to the session), and both values */
-	memset(&q, 0, sizeof(q));
-	q.len = (unsigned long)snprintf(
-	    sql, DLOCK_MY_SQL_MAX,
-	    "SET @dlock_ok = NULL;"
-	    "SELECT GET_LOCK(%s, %s) INTO @dlock_ok;"
-	    "INSERT INTO " DLOCK_SQL_TOKEN_TABLE " (name, token) SELECT %s, LAST_INSERT_ID(1) FROM DUAL"
-	    " WHERE @dlock_ok = 1 ON DUPLICATE KEY UPDATE token = LAST_INSERT_ID(token + 1);"
-	    "SELECT @dlock_ok, LAST_INSERT_ID()",
-	    expr, tmo, hex);
-	q.sql = sql;
-	q.nv = 2;
-	dlock_my_query_start(c, &q);
-	rc = dlock_my_query_run(c, &q, io_deadline, intr, "lock", err);
-	if (rc == DLOCK_EINTR || rc == DLOCK_ETIMEDOUT) {
-		/* the server is still waiting: cancel that wait from a side session,
-		 * then read the statement's end (a grant that raced the cancel
-		 * comes back as @dlock_ok = 1 and is undone below) */
-		int64_t limit;
-		dlock_err e;
-
-		cause = rc;
-		if ((rc = dlock_my_cancel(c, dlock_now_ms() + DLOCK_MY_SIDE_MS, &e)) != DLOCK_OK) {
-			c->broken = 1;
-			rc = dlock_err_set(err, DLOCK_ECONNLOSS, 0, "cannot cancel the lock wait: %.200s",
-			                   e.msg);
-			goto done;
-		}
-		limit = dlock_now_ms() + DLOCK_MY_SIDE_MS;
-		rc = dlock_my_query_run(c, &q, limit, NULL, "lock", err);
-		if (rc == DLOCK_ETIMEDOUT) {
-			c->broken = 1;
-			rc = dlock_err_set(err, DLOCK_ECONNLOSS, 0, "%s: no reply after the lock wait's cancel",
-			                   c->where);
-		}
-		if (rc != DLOCK_ECONNLOSS && (rc = dlock_my_undo(c, expr, err)) == DLOCK_OK) {
-			rc = cause == DLOCK_EINTR
-			         ? dlock_err_set(err, DLOCK_EINTR, 0, "interrupted")
-			         : dlock_err_set(err, DLOCK_ETIMEDOUT, 0,
-			                         "%s: no reply before the I/O deadline; wait cancelled",
-			                         c->where);
-		}
-		goto done;
-	}
-	if (rc != DLOCK_OK) {
-		/* a statement failed after GET_LOCK may have granted (e.g. the token
-		 * insert): undo it; a lost connection took every hold with it */
-		if (rc != DLOCK_ECONNLOSS) {
-			int undo = dlock_my_undo(c, expr, err);
-
-			rc = undo != DLOCK_OK ? undo : rc;
-		}
-		goto done;
-	}
-	if (q.rows == 0 || q.isnull[0]) {
-		rc = dlock_err_set(err, DLOCK_ESERVER, 0,
-		                   "%s: GET_LOCK returned NULL (name refused, or the wait was killed)",
-		                   c->where);
-	} else if (q.v[0] != 1) {
-		rc = dlock_err_set(err, DLOCK_ETIMEDOUT, 0, "not acquired within %lld ms",
-		                   (long long)timeout_ms);
-	} else {
-		*token = q.v[1];
-		rc = DLOCK_OK;
-	}
-done:
-	free(sql);
-	return rc;
+	return dlock_my_wait_lock(c, expr, hex, tmo, io_deadline, intr, token, err);
 }
 
 /* Runs "SELECT <fmt with the server lock name>" on c for unlock and check:
