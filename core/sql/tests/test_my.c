@@ -326,6 +326,23 @@ static void test_interrupt(void)
 	}
 	printf("# race of grant and cancel: %d granted, %d interrupted\n", grants, intrs);
 	check(ok, "grant racing the cancel: held exactly when DLOCK_OK", &e);
+
+	/* a waiter granted when the holder lets go gets the next token */
+	if (try_lock(a, "t-race", 6, &tok, &e) == DLOCK_OK) {
+		pthread_t th;
+		int64_t tok2 = 0;
+
+		t0 = dlock_now_ms();
+		pthread_create(&th, NULL, unlock_later, a);
+		rc = drv->lock(b, "t-race", 6, 0, 5000, -1, NULL, &tok2, &e);
+		el = dlock_now_ms() - t0;
+		pthread_join(th, NULL);
+		check(rc == DLOCK_OK && tok2 == tok + 1 && el >= 90 && el < 1000 &&
+		          drv->unlock(b, "t-race", 6, 0, -1, &e) == DLOCK_OK,
+		      "waiter granted on release, token + 1", &e);
+	} else {
+		check(0, "waiter granted on release, token + 1", &e);
+	}
 out:
 	drv->close(a);
 	drv->close(b);
