@@ -105,7 +105,7 @@ children() { # pid: its children's pids, from /proc (each backend is its own ses
 	local f
 	for f in /proc/[0-9]*/stat; do
 		# field 4 is the ppid; the command in field 2 is "(postgres)"
-		read -r -a st <"$f" 2>/dev/null || continue
+		{ read -r -a st <"$f"; } 2>/dev/null || continue # a process may exit meanwhile
 		[[ ${st[3]:-} == "$1" ]] && echo "${st[0]}"
 	done
 }

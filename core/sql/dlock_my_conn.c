@@ -16,6 +16,7 @@
 #include "dlock_my_conn.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <errmsg.h>
 #include <mysqld_error.h>
 #include <netinet/in.h>
@@ -145,6 +146,9 @@ static void dlock_my_keepalive(MYSQL *my)
 	setsockopt(fd, IPPROTO_TCP, TCP_KEEPIDLE, &idle, sizeof(idle));
 	setsockopt(fd, IPPROTO_TCP, TCP_KEEPINTVL, &intvl, sizeof(intvl));
 	setsockopt(fd, IPPROTO_TCP, TCP_KEEPCNT, &cnt, sizeof(cnt));
+	/* a program the holder exec()s must not keep the session alive after
+	 * the holder dies (Connector/C leaves the descriptor inheritable) */
+	fcntl(fd, F_SETFD, fcntl(fd, F_GETFD) | FD_CLOEXEC);
 }
 
 int dlock_my_open(const dlock_target *t, const char *where, int64_t deadline,

@@ -318,6 +318,9 @@ static int dlock_pg_connect(const dlock_target *t, int64_t deadline, const dlock
 		}
 	}
 	PQsetNoticeReceiver(c->pg, dlock_pg_notice, c);
+	/* libpq sets close-on-exec itself; made sure: a program the holder
+	 * exec()s must not keep the session (and its locks) alive */
+	fcntl(PQsocket(c->pg), F_SETFD, fcntl(PQsocket(c->pg), F_GETFD) | FD_CLOEXEC);
 	c->cancel = PQgetCancel(c->pg);
 	if (PQsetnonblocking(c->pg, 1) != 0) {
 		return dlock_pg_connect_fail(c, DLOCK_ECONNECT, "cannot make the socket non-blocking", err);
@@ -519,8 +522,9 @@ static int dlock_pg_alive(dlock_sql_conn *c)
 	if (c->doomed || PQstatus(c->pg) != CONNECTION_OK) {
 		return 0;
 	}
-	/* notifications read here stay queued for dlock_pg_wait_event */
-	if (poll(&pfd, 1, 0) > 0 && !PQconsumeInput(c->pg)) {
+	/* notifications read here stay queued for dlock_pg_wait_event; PQisBusy
+	 * parses what arrived, so a FATAL notice reaches dlock_pg_notice */
+	if (poll(&pfd, 1, 0) > 0 && (!PQconsumeInput(c->pg) || (PQisBusy(c->pg), c->doomed))) {
 		return 0;
 	}
 	return !c->doomed && PQstatus(c->pg) == CONNECTION_OK;
