@@ -366,6 +366,8 @@ PHP_METHOD(DistributedLock, getFencingToken)
 {
 	php_dlock_obj *o;
 	dlock_err err;
+	int64_t token;
+	int rc;
 
 	ZEND_PARSE_PARAMETERS_NONE();
 	if (!(o = php_dlock_this(ZEND_THIS))) {
@@ -377,7 +379,11 @@ PHP_METHOD(DistributedLock, getFencingToken)
 		php_dlock_throw(DLOCK_ENOTHELD, &err, NULL);
 		RETURN_THROWS();
 	}
-	RETURN_LONG((zend_long)dlock_handle_token(o->lock));
+	if ((rc = dlock_handle_fencing_token(o->lock, &token, &err)) != DLOCK_OK) {
+		php_dlock_throw(rc, &err, dlock_handle_path(o->lock));
+		RETURN_THROWS();
+	}
+	RETURN_LONG((zend_long)token);
 }
 
 PHP_METHOD(DistributedLock, getPath)

@@ -319,7 +319,9 @@ PHP_METHOD(DistributedMultiLock, checkHeld)
 PHP_METHOD(DistributedMultiLock, getFencingToken)
 {
 	php_dlock_multi_obj *o;
-	int64_t max = 0;
+	int64_t max = 0, token;
+	dlock_err err;
+	int rc;
 	uint32_t i;
 
 	ZEND_PARSE_PARAMETERS_NONE();
@@ -335,8 +337,12 @@ PHP_METHOD(DistributedMultiLock, getFencingToken)
 			                        dlock_handle_path(l));
 			RETURN_THROWS();
 		}
-		if (dlock_handle_token(l) > max) {
-			max = dlock_handle_token(l);
+		if ((rc = dlock_handle_fencing_token(l, &token, &err)) != DLOCK_OK) {
+			php_dlock_throw(rc, &err, dlock_handle_path(l));
+			RETURN_THROWS();
+		}
+		if (token > max) {
+			max = token;
 		}
 	}
 	RETURN_LONG((zend_long)max);

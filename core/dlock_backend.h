@@ -93,6 +93,10 @@ typedef struct dlock_backend_ops {
 	                    size_t *count, dlock_err *err);
 	unsigned (*connections)(void); /* open sessions/connections of this process */
 	void (*shutdown)(int final);   /* closes what no lock still uses; final: everything */
+	/* optional: a backend that hands out tokens on demand (SQL: a row write
+	 * the acquire does not pay for) fetches the hold's token; NULL: token()
+	 * is known from the acquire */
+	int (*token_fetch)(dlock_handle *h, dlock_err *err);
 } dlock_backend_ops;
 
 /* One lock object of the glue: the generic part every backend shares. */

@@ -101,6 +101,18 @@ int64_t dlock_handle_token(const dlock_handle *h)
 	return h->ops->token(h);
 }
 
+int dlock_handle_fencing_token(dlock_handle *h, int64_t *out, dlock_err *err)
+{
+	int rc = DLOCK_OK;
+
+	dlock_err_clear(err);
+	if (h->ops->token_fetch && h->ops->token(h) == 0) {
+		rc = h->ops->token_fetch(h, err);
+	}
+	*out = rc == DLOCK_OK ? h->ops->token(h) : 0;
+	return rc;
+}
+
 dlock_kind dlock_handle_kind(const dlock_handle *h)
 {
 	return h->kind;

@@ -33,6 +33,12 @@ int dlock_handle_verify(dlock_handle *h, dlock_err *err);
 
 unsigned dlock_handle_holds(const dlock_handle *h);
 int64_t dlock_handle_token(const dlock_handle *h);
+
+/* The fencing token of h's hold in *out, fetched from the server first when
+ * the backend gives tokens on demand and this hold has none yet. Returns
+ * DLOCK_OK, DLOCK_ENOTHELD, DLOCK_EFORKED, DLOCK_ELOST (the hold is gone)
+ * or a connection error. */
+int dlock_handle_fencing_token(dlock_handle *h, int64_t *out, dlock_err *err);
 dlock_kind dlock_handle_kind(const dlock_handle *h);
 int dlock_handle_max_leases(const dlock_handle *h);
 const char *dlock_handle_path(const dlock_handle *h);

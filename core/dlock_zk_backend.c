@@ -96,12 +96,13 @@ static int zkb_participants(const dlock_target *t, dlock_kind kind, int max_leas
 
 static void zkb_shutdown(int final)
 {
-	(void)final; /* sessions still referenced by a lock stay open until it is freed */
+	(void) final; /* sessions still referenced by a lock stay open until it is freed */
 	dlock_pool_shutdown();
 }
 
 const dlock_backend_ops dlock_zk_backend = {
-    "zookeeper",         zkb_new,   zkb_free,  zkb_acquire,       zkb_release,      zkb_held,
-    zkb_verify,          zkb_holds, zkb_token, zkb_self_conflict, zkb_participants, dlock_pool_size,
-    zkb_shutdown,
+    "zookeeper",      zkb_new,         zkb_free,     zkb_acquire, zkb_release,
+    zkb_held,         zkb_verify,      zkb_holds,    zkb_token,   zkb_self_conflict,
+    zkb_participants, dlock_pool_size, zkb_shutdown, NULL, /* the token is the node's zxid, known
+                                                              from the acquire */
 };

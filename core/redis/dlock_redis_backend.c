@@ -135,4 +135,5 @@ const dlock_backend_ops dlock_redis_backend = {
     rb_participants,
     rb_connections,
     rb_shutdown,
+    NULL, /* the token comes with the grant */
 };

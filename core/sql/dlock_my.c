@@ -351,6 +351,9 @@ static int dlock_my_wait_lock(dlock_sql_conn *c, const char *expr, const char *h
 	if (q.v[0] != 1) {
 		return dlock_err_set(err, DLOCK_ETIMEDOUT, 0, "not acquired in time");
 	}
+	if (!token) {
+		return DLOCK_OK; /* the token is asked for later (dlock_my_token) */
+	}
 	/* granted: the token, with at least DLOCK_MY_SIDE_MS for its reply */
 	now = dlock_now_ms();
 	if (io_deadline >= 0 && io_deadline < now + DLOCK_MY_SIDE_MS) {
@@ -394,10 +397,14 @@ static int dlock_my_lock(dlock_sql_conn *c, const char *name, size_t len, int sh
 		                     c->where);
 	}
 	dlock_my_names(expr, hex, name, len);
-	if ((rc = dlock_my_try(c, expr, hex, io_deadline, &got, token, err)) != DLOCK_OK || got) {
+	/* with a token wanted now, a free lock and its token take one round
+	 * trip; without, the wait's own statement (GET_LOCK(n, 0) for a try) is
+	 * the only one */
+	if (token &&
+	    ((rc = dlock_my_try(c, expr, hex, io_deadline, &got, token, err)) != DLOCK_OK || got)) {
 		return rc;
 	}
-	if (timeout_ms == 0) {
+	if (token && timeout_ms == 0) {
 		return dlock_err_set(err, DLOCK_ETIMEDOUT, 0, "held by another session");
 	}
 	if (dlock_interrupted(intr)) {
@@ -412,6 +419,48 @@ static int dlock_my_lock(dlock_sql_conn *c, const char *name, size_t len, int sh
 		         (long long)(left % 1000));
 	}
 	return dlock_my_wait_lock(c, expr, hex, tmo, io_deadline, intr, token, err);
+}
+
+/* The next token of name, only while c's session holds hold_name: one
+ * multi-statement round trip that bumps the row and reads it back. */
+static int dlock_my_token(dlock_sql_conn *c, const char *name, size_t len, const char *hold_name,
+                          size_t hold_len, int shared, int64_t deadline, int64_t *token,
+                          dlock_err *err)
+{
+	char expr[DLOCK_MY_EXPR_MAX], hex[DLOCK_MY_HEX_MAX], hex2[DLOCK_MY_HEX_MAX], *sql;
+	dlock_my_query q;
+	int rc;
+
+	if (shared) {
+		return dlock_err_set(err, DLOCK_EUNSUPPORTED, 0, "MySQL has no shared locks");
+	}
+	if ((rc = dlock_my_name_ok(name, len, err)) != DLOCK_OK ||
+	    (rc = dlock_my_name_ok(hold_name, hold_len, err)) != DLOCK_OK) {
+		return rc;
+	}
+	if (!(sql = malloc(DLOCK_MY_SQL_MAX))) {
+		return dlock_err_set(err, DLOCK_ENOMEM, 0, "out of memory");
+	}
+	dlock_my_names(expr, hex2, hold_name, hold_len);
+	dlock_my_hex(hex, name, len);
+	snprintf(sql, DLOCK_MY_SQL_MAX,
+	         "INSERT INTO " DLOCK_SQL_TOKEN_TABLE
+	         " (name, token) SELECT %s, LAST_INSERT_ID(1) FROM DUAL"
+	         " WHERE IS_USED_LOCK(%s) = CONNECTION_ID()"
+	         " ON DUPLICATE KEY UPDATE token = LAST_INSERT_ID(token + 1);"
+	         "SELECT ROW_COUNT(), LAST_INSERT_ID()",
+	         hex, expr);
+	rc = dlock_my_simple(c, sql, 2, deadline, "token", &q, err);
+	free(sql);
+	if (rc != DLOCK_OK) {
+		return rc;
+	}
+	if (q.rows == 0 || q.isnull[0] || q.v[0] < 1) {
+		return dlock_err_set(err, DLOCK_ENOTHELD, 0, "%s: this session does not hold the lock",
+		                     c->where);
+	}
+	*token = q.v[1];
+	return DLOCK_OK;
 }
 
 /* Runs "SELECT <fmt with the server lock name>" on c for unlock and check:
@@ -530,4 +579,5 @@ const dlock_sql_driver dlock_my_driver = {
     .alive = dlock_my_alive,
     .participants = dlock_my_participants,
     .session_id = dlock_my_session_id,
+    .token = dlock_my_token,
 };

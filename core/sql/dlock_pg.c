@@ -17,6 +17,7 @@
 #include "dlock_sql_driver.h"
 
 #include "../dlock_dsn.h"
+#include "dlock_sha256.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -36,9 +37,9 @@ struct dlock_sql_conn {
 	char where[192];  /* postgres://user@host:port/db, no secret */
 };
 
-/* The bigint key of the name in hex form h (see the top comment). */
-#define PG_KEY(h)                                                                                  \
-	"('x' || left(encode(sha256(decode('" h "', 'hex')), 'hex'), 16))::bit(64)::bigint"
+/* Where a statement has a lock's bigint key: the format of a literal that
+ * dlock_pg_key() wrote (the top comment's expression, computed here). */
+#define PG_KEY(k) k
 
 /* Matches pg_locks rows of key k (an expression) in this database. */
 #define PG_LOCKS_OF(k)                                                                             \
@@ -53,6 +54,12 @@ static void dlock_pg_notice(void *arg, const PGresult *res)
 	if (sev && (strcmp(sev, "FATAL") == 0 || strcmp(sev, "PANIC") == 0)) {
 		c->doomed = 1; /* e.g. pg_terminate_backend(): sent before the locks are freed */
 	}
+}
+
+/* The advisory key of name[0..len) as a decimal literal. */
+static void dlock_pg_key(const char *name, size_t len, char out[24])
+{
+	snprintf(out, 24, "%lld", (long long)dlock_sha256_key(name, len));
 }
 
 /* Hex of name[0..len) into a new string, NULL when out of memory. */
@@ -360,8 +367,8 @@ static int dlock_pg_connect(const dlock_target *t, int64_t deadline, const dlock
 	return DLOCK_OK;
 }
 
-/* Drops a mode-hold of key (hex h) that a failed lock statement may have
- * taken anyway: session locks outlive the statement's rollback. */
+/* Drops a mode-hold of key k (a literal) that a failed lock statement may
+ * have taken anyway: session locks outlive the statement's rollback. */
 static int dlock_pg_undo(dlock_sql_conn *c, const char *h, int shared, int64_t deadline,
                          dlock_err *err)
 {
@@ -390,15 +397,30 @@ static int dlock_pg_lock(dlock_sql_conn *c, const char *name, size_t len, int sh
                          int64_t timeout_ms, int64_t io_deadline, const dlock_interrupt *intr,
                          int64_t *token, dlock_err *err)
 {
-	char *h = dlock_pg_hex(name, len), *sql = h ? malloc(4 * len + 1024) : NULL;
+	char *h = dlock_pg_hex(name, len), *sql = h ? malloc(4 * len + 1024) : NULL, k[24];
 	PGresult *r = NULL;
 	int rc, cancelled = 0;
+
+	dlock_pg_key(name, len, k);
 
 	if (!sql) {
 		free(h);
 		return dlock_err_set(err, DLOCK_ENOMEM, 0, "out of memory");
 	}
-	if (timeout_ms == 0) {
+	if (!token) {
+		/* the lock alone (its token is asked for later: dlock_pg_token); a
+		 * try's "false" is an empty result, as with the token */
+		if (timeout_ms == 0) {
+			sprintf(sql,
+			        "SELECT 1, pg_backend_pid() WHERE pg_try_advisory_lock%s(" PG_KEY("%s") ")",
+			        shared ? "_shared" : "", k);
+		} else {
+			sprintf(sql,
+			        "SET lock_timeout = %lld; SELECT pg_advisory_lock%s(" PG_KEY(
+			            "%s") "), pg_backend_pid()",
+			        timeout_ms < 0 ? 0LL : (long long)timeout_ms, shared ? "_shared" : "", k);
+		}
+	} else if (timeout_ms == 0) {
 		sprintf(sql,
 		        "WITH l AS (SELECT pg_try_advisory_lock%s(" PG_KEY(
 		            "%s") ") AS ok) "
@@ -406,7 +428,7 @@ static int dlock_pg_lock(dlock_sql_conn *c, const char *name, size_t len, int sh
 		                  "SELECT decode('%s', 'hex'), 1 FROM l WHERE l.ok "
 		                  "ON CONFLICT (name) DO UPDATE SET token = t.token + 1 "
 		                  "RETURNING t.token, pg_backend_pid()",
-		        shared ? "_shared" : "", h, h);
+		        shared ? "_shared" : "", k, h);
 	} else {
 		/* lock_timeout 0 waits for ever; the SET is part of the same implicit
 		 * transaction and set again before every wait */
@@ -418,7 +440,7 @@ static int dlock_pg_lock(dlock_sql_conn *c, const char *name, size_t len, int sh
 		                  "SELECT decode('%s', 'hex'), 1 FROM l "
 		                  "ON CONFLICT (name) DO UPDATE SET token = t.token + 1 "
 		                  "RETURNING t.token, pg_backend_pid()",
-		        timeout_ms < 0 ? 0LL : (long long)timeout_ms, shared ? "_shared" : "", h, h);
+		        timeout_ms < 0 ? 0LL : (long long)timeout_ms, shared ? "_shared" : "", k, h);
 	}
 	rc = dlock_pg_run(c, sql, io_deadline, intr, &cancelled, &r, err);
 	free(sql);
@@ -433,12 +455,14 @@ static int dlock_pg_lock(dlock_sql_conn *c, const char *name, size_t len, int sh
 			                   "pooler in transaction mode, such as PgBouncer?): session locks "
 			                   "cannot work through it",
 			                   c->where);
-			dlock_pg_undo(c, h, shared, dlock_now_ms() + c->grace_ms, NULL);
+			dlock_pg_undo(c, k, shared, dlock_now_ms() + c->grace_ms, NULL);
 		} else {
-			*token = strtoll(PQgetvalue(r, 0, 0), NULL, 10);
+			if (token) {
+				*token = strtoll(PQgetvalue(r, 0, 0), NULL, 10);
+			}
 			if (cancelled) {
 				/* granted just before the cancel landed: nobody will use it */
-				rc = dlock_pg_undo(c, h, shared, dlock_now_ms() + c->grace_ms, err);
+				rc = dlock_pg_undo(c, k, shared, dlock_now_ms() + c->grace_ms, err);
 				rc = rc == DLOCK_OK ? dlock_err_set(err, DLOCK_EINTR, 0, "interrupted") : rc;
 			}
 		}
@@ -448,7 +472,7 @@ static int dlock_pg_lock(dlock_sql_conn *c, const char *name, size_t len, int sh
 		if (rc != DLOCK_ECONNLOSS) {
 			/* a timeout or cancel may have come after the grant (on the token
 			 * row): never leave a hold behind that nobody knows of */
-			int u = dlock_pg_undo(c, h, shared, dlock_now_ms() + c->grace_ms, NULL);
+			int u = dlock_pg_undo(c, k, shared, dlock_now_ms() + c->grace_ms, NULL);
 
 			if (u == DLOCK_ECONNLOSS) {
 				rc = dlock_err_set(err, DLOCK_ECONNLOSS, 0, "%s: connection lost", c->where);
@@ -460,27 +484,61 @@ static int dlock_pg_lock(dlock_sql_conn *c, const char *name, size_t len, int sh
 	return rc;
 }
 
-/* Runs a one-value statement about key (hex) and returns that value's
- * first character ('t', 'f', ...) in *v. */
-static int dlock_pg_ask(dlock_sql_conn *c, const char *fmt, const char *name, size_t len,
-                        const char *arg, int64_t deadline, char *v, dlock_err *err)
+/* A session-level advisory lock ends only with an unlock (which dlock sends
+ * only with the hold forgotten) or with its session; so the hold stands
+ * while this statement runs in the session that took it, and checking the
+ * backend pid is enough (pg_locks costs more than the rest together). */
+static int dlock_pg_token(dlock_sql_conn *c, const char *name, size_t len, const char *hold_name,
+                          size_t hold_len, int shared, int64_t deadline, int64_t *token,
+                          dlock_err *err)
 {
-	char *h = dlock_pg_hex(name, len), *sql = h ? malloc(2 * len + strlen(fmt) + 512) : NULL;
+	char *h = dlock_pg_hex(name, len), *sql = h ? malloc(2 * len + 512) : NULL;
 	PGresult *r = NULL;
 	int rc;
 
+	(void)hold_name;
+	(void)hold_len;
+	(void)shared;
 	if (!sql) {
 		free(h);
 		return dlock_err_set(err, DLOCK_ENOMEM, 0, "out of memory");
 	}
-	sprintf(sql, fmt, h, arg);
+	sprintf(sql,
+	        "INSERT INTO " DLOCK_SQL_TOKEN_TABLE " AS t (name, token) "
+	        "SELECT decode('%s', 'hex'), 1 WHERE pg_backend_pid() = %lld "
+	        "ON CONFLICT (name) DO UPDATE SET token = t.token + 1 RETURNING t.token",
+	        h, (long long)c->pid);
+	rc = dlock_pg_query(c, sql, deadline, &r, err);
+	if (rc == DLOCK_OK && PQntuples(r) == 0) {
+		rc = dlock_err_set(err, DLOCK_ENOTHELD, 0,
+		                   "%s: the statement ran in another server session (a pooler in "
+		                   "transaction mode?)",
+		                   c->where);
+	} else if (rc == DLOCK_OK) {
+		*token = strtoll(PQgetvalue(r, 0, 0), NULL, 10);
+	}
+	PQclear(r);
+	free(sql);
+	free(h);
+	return rc;
+}
+
+/* Runs a one-value statement about the key of name and returns that value's
+ * first character ('t', 'f', ...) in *v. */
+static int dlock_pg_ask(dlock_sql_conn *c, const char *fmt, const char *name, size_t len,
+                        const char *arg, int64_t deadline, char *v, dlock_err *err)
+{
+	char k[24], sql[1024];
+	PGresult *r = NULL;
+	int rc;
+
+	dlock_pg_key(name, len, k);
+	snprintf(sql, sizeof(sql), fmt, k, arg);
 	rc = dlock_pg_query(c, sql, deadline, &r, err);
 	if (rc == DLOCK_OK) {
 		*v = PQntuples(r) == 1 && !PQgetisnull(r, 0, 0) ? PQgetvalue(r, 0, 0)[0] : '\0';
 	}
 	PQclear(r);
-	free(sql);
-	free(h);
 	return rc;
 }
 
@@ -533,7 +591,7 @@ static int dlock_pg_alive(dlock_sql_conn *c)
 static int dlock_pg_participants(dlock_sql_conn *c, const char *name, size_t len, int64_t deadline,
                                  dlock_participant **out, size_t *count, dlock_err *err)
 {
-	char *h = dlock_pg_hex(name, len), *sql = h ? malloc(4 * len + 1024) : NULL;
+	char *h = dlock_pg_hex(name, len), *sql = h ? malloc(4 * len + 1024) : NULL, k[24];
 	dlock_participant *list = NULL;
 	PGresult *r = NULL;
 	int i, n = 0, rc;
@@ -544,12 +602,13 @@ static int dlock_pg_participants(dlock_sql_conn *c, const char *name, size_t len
 		free(h);
 		return dlock_err_set(err, DLOCK_ENOMEM, 0, "out of memory");
 	}
+	dlock_pg_key(name, len, k);
 	sprintf(sql,
 	        "SELECT l.pid, l.mode = 'ExclusiveLock', l.granted, (SELECT token "
 	        "FROM " DLOCK_SQL_TOKEN_TABLE
 	        " WHERE name = decode('%s', 'hex')) FROM pg_locks l WHERE " PG_LOCKS_OF(
 	            PG_KEY("%s")) " ORDER BY l.granted DESC, l.waitstart NULLS FIRST, l.pid",
-	        h, h);
+	        h, k);
 	rc = dlock_pg_query(c, sql, deadline, &r, err);
 	free(sql);
 	free(h);
@@ -669,6 +728,7 @@ const dlock_sql_driver dlock_pg_driver = {
     .alive = dlock_pg_alive,
     .participants = dlock_pg_participants,
     .session_id = dlock_pg_session_id,
+    .token = dlock_pg_token,
     .listen = dlock_pg_listen,
     .notify = dlock_pg_notify,
     .wait_event = dlock_pg_wait_event,

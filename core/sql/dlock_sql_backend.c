@@ -134,6 +134,7 @@ const dlock_backend_ops dlock_pg_backend = {
     dlock_sql_participants,
     dlock_pg_connections,
     dlock_pg_shutdown,
+    dlock_sql_lock_token_fetch,
 };
 
 const dlock_backend_ops dlock_my_backend = {
@@ -150,4 +151,5 @@ const dlock_backend_ops dlock_my_backend = {
     dlock_sql_participants,
     dlock_my_connections,
     dlock_my_shutdown,
+    dlock_sql_lock_token_fetch,
 };

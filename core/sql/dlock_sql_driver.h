@@ -54,9 +54,10 @@ typedef struct dlock_sql_driver {
 	 * ever, 0 a single try, > 0 at most that long. The server's reply is
 	 * awaited until io_deadline at the latest (beyond the wait itself). When
 	 * intr asks to stop, the server-side wait is cancelled (a grant that
-	 * raced the cancel is released again). On DLOCK_OK, *token is the
-	 * name's new fencing token, incremented in the same round trip where
-	 * the server allows it. Returns DLOCK_OK, DLOCK_ETIMEDOUT (not acquired;
+	 * raced the cancel is released again). On DLOCK_OK, *token (when token
+	 * is not NULL) is the name's new fencing token, incremented in the same
+	 * round trip where the server allows it; with token NULL only the lock
+	 * is taken (the token op gives one later). Returns DLOCK_OK, DLOCK_ETIMEDOUT (not acquired;
 	 * nothing held), DLOCK_EINTR (nothing held), DLOCK_ECONNLOSS (c is
 	 * unusable: the caller closes it, and every hold on it is gone),
 	 * DLOCK_ESERVER or DLOCK_ENOMEM. The session's own holds on name do not
@@ -92,6 +93,14 @@ typedef struct dlock_sql_driver {
 
 	/* The server's id of c's session (backend pid, connection id). */
 	int64_t (*session_id)(const dlock_sql_conn *c);
+
+	/* Adds one to the token row of name[0..len) and returns it in *token,
+	 * in one statement that does so only while c's session holds
+	 * hold_name[0..hold_len) in that mode (the hold orders the tokens).
+	 * Returns DLOCK_OK, DLOCK_ENOTHELD (no such hold: nothing changed),
+	 * DLOCK_ECONNLOSS or DLOCK_ESERVER. */
+	int (*token)(dlock_sql_conn *c, const char *name, size_t len, const char *hold_name,
+	             size_t hold_len, int shared, int64_t deadline, int64_t *token, dlock_err *err);
 
 	/* Notifications, for semaphores (NULL when the server has none: the
 	 * generic layer then does not offer semaphores). A channel is named by

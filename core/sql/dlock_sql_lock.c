@@ -170,7 +170,8 @@ static size_t sl_busy(const dlock_handle *h, dlock_sql_entry **avoid, size_t max
  * all are taken, waits for the notification a release sends on "P\0wake",
  * asking again at least every DLOCK_SQL_SEM_RECHECK_MS in case a holder's
  * session ended without one (a killed process sends nothing). The gate's
- * token is the acquire's fencing token. */
+ * token, asked for on demand like any SQL lock's, bumps the semaphore's own
+ * row while a slot is held. */
 char *dlock_sql_sem_name(const char *path, size_t path_len, const char *what, int i, size_t *len)
 {
 	char tail[32];
@@ -196,7 +197,7 @@ static char *sl_sem_name(const dlock_handle *h, const char *what, int i, size_t 
 /* Takes the gate within wait (ms; < 0 for ever), then a free slot, whose
  * name goes to *slot (owned by the caller). */
 static int sl_sem_take(sl_lock *l, dlock_sql_conn *c, int64_t wait, const dlock_interrupt *intr,
-                       int64_t *token, char **slot, size_t *slot_len, dlock_err *err)
+                       char **slot, size_t *slot_len, dlock_err *err)
 {
 	const dlock_handle *h = l->h;
 	size_t glen, wlen;
@@ -211,10 +212,10 @@ static int sl_sem_take(sl_lock *l, dlock_sql_conn *c, int64_t wait, const dlock_
 		free(wake);
 		return dlock_err_set(err, DLOCK_ENOMEM, 0, "out of memory");
 	}
-	rc = l->drv->lock(c, gate, glen, 0, wait, wait < 0 ? -1 : dl + io, intr, token, err);
+	rc = l->drv->lock(c, gate, glen, 0, wait, wait < 0 ? -1 : dl + io, intr, NULL, err);
 	gated = rc == DLOCK_OK;
 	while (rc == DLOCK_OK) {
-		int64_t now, ignore;
+		int64_t now;
 
 		for (i = 0; i < h->max_leases && !*slot && rc == DLOCK_OK; i++) {
 			size_t n;
@@ -224,7 +225,7 @@ static int sl_sem_take(sl_lock *l, dlock_sql_conn *c, int64_t wait, const dlock_
 				rc = dlock_err_set(err, DLOCK_ENOMEM, 0, "out of memory");
 				break;
 			}
-			rc = l->drv->lock(c, name, n, 0, 0, dlock_now_ms() + io, NULL, &ignore, err);
+			rc = l->drv->lock(c, name, n, 0, 0, dlock_now_ms() + io, NULL, NULL, err);
 			if (rc == DLOCK_OK) {
 				*slot = name;
 				*slot_len = n;
@@ -308,7 +309,7 @@ int dlock_sql_lock_acquire(dlock_handle *h, const dlock_acquire_req *req, dlock_
 	}
 	for (;;) {
 		dlock_sql_entry *avoid[64], *e;
-		int64_t sent, wait, token = 0, now;
+		int64_t sent, wait, now;
 		char *sname = NULL;
 		size_t slen = 0;
 		int rc;
@@ -331,7 +332,7 @@ int dlock_sql_lock_acquire(dlock_handle *h, const dlock_acquire_req *req, dlock_
 		sent = dlock_now_ms();
 		wait = dl < 0 ? -1 : dl > sent ? dl - sent : 0;
 		if (h->kind == DLOCK_KIND_SEMAPHORE) {
-			rc = sl_sem_take(l, e->conn, wait, req->intr, &token, &sname, &slen, err);
+			rc = sl_sem_take(l, e->conn, wait, req->intr, &sname, &slen, err);
 		} else if (!(sname = malloc(h->path_len + 1))) {
 			rc = dlock_err_set(err, DLOCK_ENOMEM, 0, "out of memory");
 		} else {
@@ -339,7 +340,7 @@ int dlock_sql_lock_acquire(dlock_handle *h, const dlock_acquire_req *req, dlock_
 			slen = h->path_len;
 			rc = l->drv->lock(e->conn, sname, slen, sl_shared(h), wait,
 			                  wait < 0 ? -1 : sent + wait + h->target.connect_timeout_ms, req->intr,
-			                  &token, err);
+			                  NULL, err);
 		}
 		if (rc == DLOCK_OK && !l->drv->alive(e->conn)) {
 			/* granted, but the session ended since (a process paused while
@@ -352,7 +353,7 @@ int dlock_sql_lock_acquire(dlock_handle *h, const dlock_acquire_req *req, dlock_
 			l->entry = e;
 			l->gen = e->gen;
 			l->holds = 1;
-			l->token = token;
+			l->token = 0; /* fetched on demand: dlock_sql_lock_token_fetch */
 			l->confirmed = sent;
 			l->pid = getpid();
 			l->lost = 0;
@@ -497,6 +498,45 @@ unsigned dlock_sql_lock_holds(const dlock_handle *h)
 	const sl_lock *l = h->impl;
 
 	return l->holds;
+}
+
+int dlock_sql_lock_token_fetch(dlock_handle *h, dlock_err *err)
+{
+	sl_lock *l = h->impl;
+	int64_t sent, token = 0;
+	int rc;
+
+	if (l->holds == 0) {
+		return dlock_err_set(err, DLOCK_ENOTHELD, 0, "lock %s is not held by this object", h->path);
+	}
+	if (l->pid != getpid()) {
+		return dlock_err_set(err, DLOCK_EFORKED, 0, "lock %s is held by the parent process",
+		                     h->path);
+	}
+	if (l->token) {
+		return DLOCK_OK;
+	}
+	if (!sl_alive(l)) {
+		return dlock_err_set(err, DLOCK_ELOST, 0, "lock %s was lost (its server session ended)",
+		                     h->path);
+	}
+	sent = dlock_now_ms();
+	rc = l->drv->token(l->entry->conn, h->path, h->path_len, l->sname, l->slen, sl_shared(h),
+	                   sent + h->target.connect_timeout_ms, &token, err);
+	if (rc == DLOCK_OK) {
+		l->token = token;
+		l->confirmed = sent;
+	} else if (rc == DLOCK_ENOTHELD) {
+		l->lost = 1;
+		rc =
+		    dlock_err_set(err, DLOCK_ELOST, 0, "lock %s is no longer held by its session", h->path);
+	} else if (rc == DLOCK_ECONNLOSS) {
+		dlock_sql_pool_drop(l->entry);
+		rc = dlock_err_set(err, DLOCK_ELOST, 0,
+		                   "lock %s was lost with its connection while asking for its token",
+		                   h->path);
+	}
+	return rc;
 }
 
 int64_t dlock_sql_lock_token(const dlock_handle *h)

@@ -3,7 +3,10 @@
  * process (dlock_sql_pool.h) through a driver (dlock_sql_driver.h). The hold
  * lives exactly as long as that session: nested holds of one object are
  * counted here, and the server is asked to confirm a hold not confirmed for
- * DLOCK_SQL_CONFIRM_MS before isAcquired() says yes again. */
+ * DLOCK_SQL_CONFIRM_MS before isAcquired() says yes again. Fencing tokens
+ * are handed out on demand: the first getFencingToken() of a hold bumps the
+ * name's row in one statement that checks the hold, so an acquire costs the
+ * lock alone and tokens still follow the order of the holds. */
 #ifndef DLOCK_SQL_LOCK_H
 #define DLOCK_SQL_LOCK_H
 
@@ -34,6 +37,7 @@ int dlock_sql_lock_held(dlock_handle *h);
 int dlock_sql_lock_verify(dlock_handle *h, dlock_err *err);
 unsigned dlock_sql_lock_holds(const dlock_handle *h);
 int64_t dlock_sql_lock_token(const dlock_handle *h);
+int dlock_sql_lock_token_fetch(dlock_handle *h, dlock_err *err);
 int dlock_sql_lock_self_conflict(const dlock_handle *h);
 
 /* The server-side name of a semaphore's part `what` ("gate", "wake", or
