@@ -5,7 +5,8 @@
  * same run (the machines are shared and noisy: only same-run ratios mean
  * anything). Started by bench/run.sh, which builds and starts what it needs.
  * With DLOCK_BENCH_REDIS="always=HOST:PORT,everysec=HOST:PORT" (run.sh sets it)
- * it also runs bench/redis.php's scenarios and adds their section 8.
+ * it also runs bench/redis.php's scenarios and adds their section 8, and with
+ * DLOCK_BENCH_SQL="postgres=DSN,mysql=DSN" bench/sql.php's, section 9.
  *
  *   php bench/run.php HOSTS OUT_DIR [--smoke]
  *
@@ -287,6 +288,19 @@ if ($redisServers) {
         ['php_dlock' => $php, 'php_redis' => PHP_BINARY . ' -n -d extension=igbinary -d extension=redis']);
 }
 
+/* 9. SQL: when bench/run.sh started its servers, DLOCK_BENCH_SQL="postgres=DSN,mysql=DSN" */
+$sqlServers = [];
+foreach (array_filter(explode(',', (string) getenv('DLOCK_BENCH_SQL'))) as $pair) {
+    [$k, $v] = explode('=', $pair, 2) + [1 => ''];
+    $sqlServers[$k] = $v;
+}
+if ($sqlServers) {
+    require __DIR__ . '/sql.php';
+    $R['sql'] = sql_bench($sqlServers, $smoke, ['php_dlock' => $php,
+        'php_pdo_pgsql' => PHP_BINARY . ' -n -d extension=pdo -d extension=pdo_pgsql',
+        'php_pdo_mysql' => PHP_BINARY . ' -n -d extension=pdo -d extension=mysqlnd -d extension=pdo_mysql']);
+}
+
 /* ---- report ---------------------------------------------------------- */
 $f = $R['floor'];
 $single = $R['single'];
@@ -369,6 +383,10 @@ $R['targets'] = count($targets);
 if (isset($R['redis'])) {
     [$redisMd, $R['redis_targets_met'], $R['redis_targets']] = redis_report($R['redis'], $smoke);
     $md .= $redisMd;
+}
+if (isset($R['sql'])) {
+    [$sqlMd, $R['sql_targets_met'], $R['sql_targets']] = sql_report($R['sql'], $smoke);
+    $md .= $sqlMd;
 }
 file_put_contents("$outDir/results.md", $md);
 file_put_contents("$outDir/results.json", json_encode($R, JSON_PRETTY_PRINT | JSON_PARTIAL_OUTPUT_ON_ERROR) . "\n");

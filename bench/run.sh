@@ -3,13 +3,15 @@
 # builds the extension and the C contenders, compiles the Curator contender,
 # starts its own ZooKeeper (or uses DLOCK_BENCH_HOSTS) and two Redis servers
 # (AOF appendfsync always on DLOCK_BENCH_REDIS_PORT, default 21860, and everysec
-# on the port after it; stopped on exit), runs every scenario and writes
+# on the port after it), PostgreSQL (scripts/pg.sh --durable, DLOCK_BENCH_PG_PORT,
+# default 21880) and MariaDB (scripts/mysql.sh, DLOCK_BENCH_MYSQL_PORT, default
+# 21890), all stopped on exit, runs every scenario and writes
 # bench/results/<date>/{results.md,results.json,handover.png}.
 #   bash bench/run.sh            full run (~10 minutes on 2 cores)
 #   bash bench/run.sh --smoke    small sizes, for CI (~1-2 minutes)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-DLOCK_EXTRA_PACKAGES="${DLOCK_EXTRA_PACKAGES:-} default-jdk-headless libcurator-recipes-java python3-kazoo gnuplot-nox redis-server php-redis php-fpm libfcgi-bin" \
+DLOCK_EXTRA_PACKAGES="${DLOCK_EXTRA_PACKAGES:-} default-jdk-headless libcurator-recipes-java python3-kazoo gnuplot-nox redis-server php-redis php-fpm libfcgi-bin postgresql mariadb-server php-pgsql php-mysql" \
 	scripts/setup.sh
 mkdir -p bench/bin
 cc="gcc -O2 -std=gnu11 -Wall"
@@ -27,9 +29,11 @@ hosts=${DLOCK_BENCH_HOSTS:-}
 port=""
 redis_port=${DLOCK_BENCH_REDIS_PORT:-21860}
 redis_started=()
+pg_port=${DLOCK_BENCH_PG_PORT:-21880} mysql_port=${DLOCK_BENCH_MYSQL_PORT:-21890} sql_started=()
 cleanup() {
 	[[ -n "$port" ]] && scripts/zk.sh stop "$port"
 	for p in "${redis_started[@]}"; do scripts/redis.sh stop "$p" || true; done
+	for s in "${sql_started[@]}"; do scripts/$s || true; done
 }
 trap cleanup EXIT
 if [[ -z "$hosts" ]]; then
@@ -41,6 +45,11 @@ redis_always=$(scripts/redis.sh start "$redis_port" --appendfsync always)
 redis_started+=("$((redis_port + 1))")
 redis_everysec=$(scripts/redis.sh start "$((redis_port + 1))" --appendfsync everysec)
 export DLOCK_BENCH_REDIS="always=$redis_always,everysec=$redis_everysec"
+sql_started+=("pg.sh stop $pg_port")
+pg_dsn=$(scripts/pg.sh start "$pg_port" --durable)
+sql_started+=("mysql.sh stop $mysql_port")
+mysql_dsn=$(scripts/mysql.sh start "$mysql_port")
+export DLOCK_BENCH_SQL="postgres=$pg_dsn,mysql=$mysql_dsn"
 smoke=""
 [[ "${1:-}" == "--smoke" ]] && smoke="--smoke"
 out=bench/results/$(date -u +%Y-%m-%d)${smoke:+-smoke}
