@@ -124,7 +124,12 @@ function sql_report(array $SR, bool $smoke): array
     $md .= "\nServer count per cycle: on PostgreSQL the transactions committed or rolled back in the database "
         . "(`pg_stat_database` xact_commit + xact_rollback: one per autocommit statement, one per BEGIN … COMMIT; "
         . "a failed try of the polling loop is one too), on MariaDB the client statements (`SHOW GLOBAL STATUS` 'Questions'), "
-        . "over the measured and the one warm-up cycle per process, connections included.\n";
+        . "over the measured and the one warm-up cycle per process, connections included. dlock sends its acquire as one "
+        . "query (PostgreSQL: `SET lock_timeout` + the lock and the token upsert in one statement, one transaction; MariaDB: "
+        . "`SET`, `GET_LOCK … INTO`, the token upsert and a `SELECT`, four statements in one multi-statement round trip) and its "
+        . "release as one: two round trips a cycle on both. The polling loop's cycles/s at 8 processes depends on the cycles "
+        . "per process: a releasing process takes its own lock straight back (the others are asleep), so a run is mostly one "
+        . "process's cycles back to back; its hand-over and p99 wait show what the others paid.\n";
     /* targets: [name, value, goal, mode ('ge' | 'eq'), correctness] */
     $t = [];
     foreach (array_keys($SR['servers']) as $server) {
