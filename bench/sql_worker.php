@@ -4,8 +4,9 @@
  * and the PDO helper that sets up the servers and reads their counters.
  * KIND is the lock under test:
  *   dlock           DistributedLock on the postgres:// or mysql:// DSN (the server
- *                   waits: pg_advisory_lock / GET_LOCK, a fencing token counted in
- *                   the same round trip, released at request end)
+ *                   waits: pg_advisory_lock / GET_LOCK; released at request end)
+ *   dlock-token     the same, and getFencingToken() every cycle (the token row's
+ *                   write, one more round trip); tokens must strictly increase
  *   pdo-poll        the polling loop: pg_try_advisory_lock(k) / GET_LOCK(name, 0);
  *                   on failure usleep((100 + random_int(-10, 10)) ms) and retry,
  *                   the retry of Symfony Lock::acquire(true) on a store that cannot
@@ -26,7 +27,9 @@
  *       a line on stdin, runs CYCLES acquire / counter read-modify-write / release
  *       cycles, writes "t_request t_acquired t_released" per cycle to EVENTS,
  *       prints "done". A lock call that does not say it got or freed the lock
- *       exits non-zero (the counter then comes out short).
+ *       exits non-zero (the counter then comes out short). With the environment
+ *       variable DLOCK_BENCH_THINK_MS, each cycle then works that long outside
+ *       the lock (usleep), as a request does between its locks.
  *   setup DSN NAME...
  *       (PDO) creates the table bench_locks (name primary key) if missing and a
  *       row for every NAME (pdo-for-update locks it)
@@ -74,8 +77,9 @@ abstract class BenchLock
 final class DlockLock extends BenchLock
 {
     private DistributedLock $l;
+    private int $last = 0;
 
-    public function __construct(string $dsn, string $name)
+    public function __construct(string $dsn, string $name, private bool $token = false)
     {
         $this->l = new DistributedLock($name, ['dsn' => $dsn]);
     }
@@ -83,6 +87,14 @@ final class DlockLock extends BenchLock
     public function acquire(): void
     {
         $this->l->acquire();
+        if ($this->token) {
+            $t = $this->l->getFencingToken();
+            if ($t <= $this->last) {
+                fwrite(STDERR, "token $t after $this->last\n");
+                exit(1);
+            }
+            $this->last = $t;
+        }
     }
 
     public function release(): void
@@ -179,6 +191,7 @@ function make_lock(string $kind, string $dsn, string $name): BenchLock
 {
     return match ($kind) {
         'dlock' => new DlockLock($dsn, $name),
+        'dlock-token' => new DlockLock($dsn, $name, true),
         'pdo-poll' => new PdoAdvisoryLock($dsn, $name, false),
         'pdo-block' => new PdoAdvisoryLock($dsn, $name, true),
         'pdo-for-update' => new PdoForUpdateLock($dsn, $name),
@@ -196,6 +209,7 @@ switch ($role) {
     case 'cycle':
         [, , $kind, $dsn, $name, $cycles, $counter, $events] = $argv;
         $lock = make_lock($kind, $dsn, $name);
+        $think = (int) (getenv('DLOCK_BENCH_THINK_MS') ?: 0) * 1000;
         $lock->acquire(); /* warm up: connection, statements, token row */
         $lock->release();
         line('ready');
@@ -209,6 +223,9 @@ switch ($role) {
             file_put_contents($counter, (string) ($v + 1));
             $lock->release();
             $t[] = sprintf("%.6f %.6f %.6f", $t0, $t1, microtime(true));
+            if ($think) {
+                usleep($think);
+            }
         }
         file_put_contents($events, implode("\n", $t) . "\n");
         line('done');

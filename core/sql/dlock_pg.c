@@ -30,11 +30,12 @@
 
 struct dlock_sql_conn {
 	PGconn *pg;
-	PGcancel *cancel; /* to stop a server-side wait */
-	int64_t pid;      /* pg_backend_pid() of the session */
-	int64_t grace_ms; /* how long a cancelled wait's answer may take */
-	int doomed;       /* the server said FATAL: the session is ending */
-	char where[192];  /* postgres://user@host:port/db, no secret */
+	PGcancel *cancel;     /* to stop a server-side wait */
+	int64_t pid;          /* pg_backend_pid() of the session */
+	int64_t grace_ms;     /* how long a cancelled wait's answer may take */
+	int64_t lock_timeout; /* the session's lock_timeout (ms, 0: none), as last set */
+	int doomed;           /* the server said FATAL: the session is ending */
+	char where[192];      /* postgres://user@host:port/db, no secret */
 };
 
 /* Where a statement has a lock's bigint key: the format of a literal that
@@ -332,8 +333,17 @@ static int dlock_pg_connect(const dlock_target *t, int64_t deadline, const dlock
 	if (PQsetnonblocking(c->pg, 1) != 0) {
 		return dlock_pg_connect_fail(c, DLOCK_ECONNECT, "cannot make the socket non-blocking", err);
 	}
+	/* the hot statements are prepared once per session: EXECUTE skips the
+	 * parse and plan of a SELECT, most of a cycle's server time */
 	rc = dlock_pg_query(
-	    c, "SELECT pg_backend_pid(), to_regclass('" DLOCK_SQL_TOKEN_TABLE "') IS NOT NULL",
+	    c,
+	    "PREPARE dl_lx(bigint) AS SELECT pg_advisory_lock($1), pg_backend_pid();"
+	    "PREPARE dl_ls(bigint) AS SELECT pg_advisory_lock_shared($1), pg_backend_pid();"
+	    "PREPARE dl_tx(bigint) AS SELECT 1, pg_backend_pid() WHERE pg_try_advisory_lock($1);"
+	    "PREPARE dl_ts(bigint) AS SELECT 1, pg_backend_pid() WHERE pg_try_advisory_lock_shared($1);"
+	    "PREPARE dl_ux(bigint) AS SELECT pg_advisory_unlock($1);"
+	    "PREPARE dl_us(bigint) AS SELECT pg_advisory_unlock_shared($1);"
+	    "SELECT pg_backend_pid(), to_regclass('" DLOCK_SQL_TOKEN_TABLE "') IS NOT NULL",
 	    deadline, &r, err);
 	if (rc == DLOCK_OK && PQntuples(r) == 1) {
 		c->pid = strtoll(PQgetvalue(r, 0, 0), NULL, 10);
@@ -399,9 +409,13 @@ static int dlock_pg_lock(dlock_sql_conn *c, const char *name, size_t len, int sh
 {
 	char *h = dlock_pg_hex(name, len), *sql = h ? malloc(4 * len + 1024) : NULL, k[24];
 	PGresult *r = NULL;
+	int64_t lt = -1; /* the lock_timeout this statement sets, -1: none */
 	int rc, cancelled = 0;
 
 	dlock_pg_key(name, len, k);
+	if (sql) {
+		sql[0] = '\0';
+	}
 
 	if (!sql) {
 		free(h);
@@ -411,14 +425,16 @@ static int dlock_pg_lock(dlock_sql_conn *c, const char *name, size_t len, int sh
 		/* the lock alone (its token is asked for later: dlock_pg_token); a
 		 * try's "false" is an empty result, as with the token */
 		if (timeout_ms == 0) {
-			sprintf(sql,
-			        "SELECT 1, pg_backend_pid() WHERE pg_try_advisory_lock%s(" PG_KEY("%s") ")",
-			        shared ? "_shared" : "", k);
+			sprintf(sql, "EXECUTE dl_t%s(%s)", shared ? "s" : "x", k);
 		} else {
-			sprintf(sql,
-			        "SET lock_timeout = %lld; SELECT pg_advisory_lock%s(" PG_KEY(
-			            "%s") "), pg_backend_pid()",
-			        timeout_ms < 0 ? 0LL : (long long)timeout_ms, shared ? "_shared" : "", k);
+			/* the SET only when the session has another value: it shares the
+			 * statement's implicit transaction, so a failed wait rolls it back
+			 * (see below) */
+			lt = timeout_ms < 0 ? 0 : timeout_ms;
+			if (lt != c->lock_timeout) {
+				sprintf(sql, "SET lock_timeout = %lld; ", (long long)lt);
+			}
+			sprintf(sql + strlen(sql), "EXECUTE dl_l%s(%s)", shared ? "s" : "x", k);
 		}
 	} else if (timeout_ms == 0) {
 		sprintf(sql,
@@ -441,8 +457,12 @@ static int dlock_pg_lock(dlock_sql_conn *c, const char *name, size_t len, int sh
 		                  "ON CONFLICT (name) DO UPDATE SET token = t.token + 1 "
 		                  "RETURNING t.token, pg_backend_pid()",
 		        timeout_ms < 0 ? 0LL : (long long)timeout_ms, shared ? "_shared" : "", k, h);
+		lt = timeout_ms < 0 ? 0 : timeout_ms;
 	}
 	rc = dlock_pg_run(c, sql, io_deadline, intr, &cancelled, &r, err);
+	if (rc == DLOCK_OK && r && PQresultStatus(r) == PGRES_TUPLES_OK && lt >= 0) {
+		c->lock_timeout = lt; /* committed with the statement */
+	}
 	free(sql);
 	if (rc == DLOCK_OK && r && PQresultStatus(r) == PGRES_TUPLES_OK) {
 		if (PQntuples(r) == 0) {
@@ -546,8 +566,8 @@ static int dlock_pg_unlock(dlock_sql_conn *c, const char *name, size_t len, int 
                            int64_t deadline, dlock_err *err)
 {
 	char v = 0;
-	int rc = dlock_pg_ask(c, "SELECT pg_advisory_unlock%2$s(" PG_KEY("%1$s") ")", name, len,
-	                      shared ? "_shared" : "", deadline, &v, err);
+	int rc =
+	    dlock_pg_ask(c, "EXECUTE dl_u%2$s(%1$s)", name, len, shared ? "s" : "x", deadline, &v, err);
 
 	if (rc == DLOCK_OK && v != 't') {
 		rc = dlock_err_set(err, DLOCK_ENOTHELD, 0, "%s: the session does not hold the lock",
