@@ -506,6 +506,27 @@ static int dlock_my_check(dlock_sql_conn *c, const char *name, size_t len, int s
 	                    "check", err);
 }
 
+static int dlock_my_ping(dlock_sql_conn *c, int64_t deadline, dlock_err *err)
+{
+	dlock_my_query q;
+	int rc;
+
+	if (c->broken) {
+		return dlock_err_set(err, DLOCK_ECONNLOSS, 0, "%s: the connection was lost before",
+		                     c->where);
+	}
+	if ((rc = dlock_my_simple(c, "SELECT CONNECTION_ID()", 1, deadline, "ping", &q, err)) !=
+	    DLOCK_OK) {
+		return rc;
+	}
+	if (q.rows == 0 || q.isnull[0] || q.v[0] != c->id) {
+		return dlock_err_set(err, DLOCK_ENOTHELD, 0,
+		                     "%s: another server session answered (a proxy that multiplexes?)",
+		                     c->where);
+	}
+	return DLOCK_OK;
+}
+
 static int dlock_my_alive(dlock_sql_conn *c)
 {
 	struct pollfd pfd;
@@ -576,6 +597,7 @@ const dlock_sql_driver dlock_my_driver = {
     .lock = dlock_my_lock,
     .unlock = dlock_my_unlock,
     .check = dlock_my_check,
+    .ping = dlock_my_ping,
     .alive = dlock_my_alive,
     .participants = dlock_my_participants,
     .session_id = dlock_my_session_id,

@@ -114,6 +114,15 @@ static int dlock_pg_fail(dlock_sql_conn *c, const PGresult *r, dlock_err *err)
 	if (strcmp(state, "55P03") == 0) {
 		return dlock_err_set(err, DLOCK_ETIMEDOUT, 0, "%s: lock_timeout", c->where);
 	}
+	if (strcmp(state, "26000") == 0) {
+		/* our statements are prepared at connect: this session is not the
+		 * one that connected */
+		return dlock_err_set(err, DLOCK_ESERVER, 0,
+		                     "%s: the session lost its prepared statements: statements run on "
+		                     "different server sessions (a connection pooler in transaction mode, "
+		                     "such as PgBouncer?); session locks cannot work through it",
+		                     c->where);
+	}
 	if (strcmp(state, "57014") == 0) {
 		return dlock_err_set(err, DLOCK_EINTR, 0, "%s: wait cancelled", c->where);
 	}
@@ -343,6 +352,7 @@ static int dlock_pg_connect(const dlock_target *t, int64_t deadline, const dlock
 	    "PREPARE dl_ts(bigint) AS SELECT 1, pg_backend_pid() WHERE pg_try_advisory_lock_shared($1);"
 	    "PREPARE dl_ux(bigint) AS SELECT pg_advisory_unlock($1);"
 	    "PREPARE dl_us(bigint) AS SELECT pg_advisory_unlock_shared($1);"
+	    "PREPARE dl_pid AS SELECT pg_backend_pid();"
 	    "SELECT pg_backend_pid(), to_regclass('" DLOCK_SQL_TOKEN_TABLE "') IS NOT NULL",
 	    deadline, &r, err);
 	if (rc == DLOCK_OK && PQntuples(r) == 1) {
@@ -593,6 +603,20 @@ static int dlock_pg_check(dlock_sql_conn *c, const char *name, size_t len, int s
 	return rc;
 }
 
+static int dlock_pg_ping(dlock_sql_conn *c, int64_t deadline, dlock_err *err)
+{
+	PGresult *r = NULL;
+	int rc = dlock_pg_query(c, "EXECUTE dl_pid", deadline, &r, err);
+
+	if (rc == DLOCK_OK && (PQntuples(r) != 1 || strtoll(PQgetvalue(r, 0, 0), NULL, 10) != c->pid)) {
+		rc = dlock_err_set(err, DLOCK_ENOTHELD, 0,
+		                   "%s: another server session answered (a pooler in transaction mode?)",
+		                   c->where);
+	}
+	PQclear(r);
+	return rc;
+}
+
 static int dlock_pg_alive(dlock_sql_conn *c)
 {
 	struct pollfd pfd = {PQsocket(c->pg), POLLIN, 0};
@@ -745,6 +769,7 @@ const dlock_sql_driver dlock_pg_driver = {
     .lock = dlock_pg_lock,
     .unlock = dlock_pg_unlock,
     .check = dlock_pg_check,
+    .ping = dlock_pg_ping,
     .alive = dlock_pg_alive,
     .participants = dlock_pg_participants,
     .session_id = dlock_pg_session_id,

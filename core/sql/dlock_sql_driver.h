@@ -78,6 +78,13 @@ typedef struct dlock_sql_driver {
 	int (*check)(dlock_sql_conn *c, const char *name, size_t len, int shared, int64_t deadline,
 	             dlock_err *err);
 
+	/* One round trip proving c's session is alive on the server and is the
+	 * one c opened (a session lock ends only with an unlock or with its
+	 * session, so this proves every hold of c at the time the server
+	 * answered). Returns DLOCK_OK, DLOCK_ENOTHELD (another session answered:
+	 * a pooler), DLOCK_ECONNLOSS or DLOCK_ESERVER. */
+	int (*ping)(dlock_sql_conn *c, int64_t deadline, dlock_err *err);
+
 	/* A local check without a round trip: 0 when c's socket already shows
 	 * the session ended (EOF, an error or a termination notice is waiting
 	 * to be read), else non-zero. Must not block. */

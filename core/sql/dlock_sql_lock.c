@@ -435,12 +435,12 @@ int dlock_sql_lock_held(dlock_handle *h)
 	if (l->holds == 0 || !sl_alive(l)) {
 		return 0;
 	}
+	/* a session lock has no lease: the server may end the session at any
+	 * moment (pg_terminate_backend, KILL) and the notice may be slow to
+	 * come, so nothing but an answer of the session itself makes the hold
+	 * certain: one round trip a call */
 	sent = dlock_now_ms();
-	if (sent - l->confirmed < DLOCK_SQL_CONFIRM_MS) {
-		return 1;
-	}
-	rc = l->drv->check(l->entry->conn, l->sname, l->slen, sl_shared(h),
-	                   sent + h->target.connect_timeout_ms, NULL);
+	rc = l->drv->ping(l->entry->conn, sent + h->target.connect_timeout_ms, NULL);
 	if (rc == DLOCK_OK) {
 		l->confirmed = sent;
 		return 1;

@@ -2,8 +2,8 @@
  * the driver offers them, read-write or semaphore) lock held by one server session of this
  * process (dlock_sql_pool.h) through a driver (dlock_sql_driver.h). The hold
  * lives exactly as long as that session: nested holds of one object are
- * counted here, and the server is asked to confirm a hold not confirmed for
- * DLOCK_SQL_CONFIRM_MS before isAcquired() says yes again. Fencing tokens
+ * counted here, and isAcquired() asks the session itself every time (the
+ * server may end a session at any moment and say so late). Fencing tokens
  * are handed out on demand: the first getFencingToken() of a hold bumps the
  * name's row in one statement that checks the hold, so an acquire costs the
  * lock alone and tokens still follow the order of the holds. */
@@ -12,10 +12,6 @@
 
 #include "../dlock_backend.h"
 #include "dlock_sql_driver.h"
-
-/* How long a confirmation of a hold is trusted by held() without another
- * round trip (the socket itself is looked at on every call), ms. */
-#define DLOCK_SQL_CONFIRM_MS 1000
 
 /* A semaphore's head waiter asks for a free lease again at least this often
  * (ms) when no release has notified it: a holder whose session ended (a
