@@ -4,11 +4,18 @@
 # root (mariadbd --user=root): every server runs in the background with its own
 # data dir, socket, pidfile and error log.
 #
-#   scripts/mysql.sh start PORT     fresh server: new data dir, database "dlock",
+#   scripts/mysql.sh start PORT [--durable]
+#                                   fresh server: new data dir, database "dlock",
 #                                   user dlock/dlock on '%' (ALL on dlock.*,
 #                                   CONNECTION ADMIN and PROCESS on *.*); waits
 #                                   for a real login as that user and prints the
 #                                   DSN mysql://dlock:dlock@127.0.0.1:PORT/dlock
+#                                   Runs with innodb_flush_log_at_trx_commit=0
+#                                   (the log reaches the kernel once a second);
+#                                   --durable sets it to 2: a commit's log has
+#                                   reached the kernel before it returns and
+#                                   survives a kill -9 of the server (only a
+#                                   machine crash would lose it).
 #   scripts/mysql.sh stop PORT      SIGTERM by pidfile, waits for the exit, removes
 #                                   the state dir
 #   scripts/mysql.sh kill PORT      kill -9 by pidfile, waits until the port is
@@ -96,8 +103,8 @@ stop_port() {
 	return 0
 }
 
-start_server() { # port
-	local port=$1 dir
+start_server() { # port innodb_flush_log_at_trx_commit
+	local port=$1 flush=$2 dir
 	dir=$(state_dir "$port")
 	stop_port "$port" TERM >/dev/null 2>&1
 	port_open "$port" && die "port $port is already in use by something else"
@@ -111,7 +118,7 @@ start_server() { # port
 	fi
 	printf '%s\n' mariadbd --no-defaults --user=root --datadir="$dir/data" --port="$port" \
 		--bind-address="$HOST" --socket="$dir/sock" --pid-file="$dir/pid" --log-error="$dir/err" \
-		--skip-name-resolve --innodb-buffer-pool-size=32M --innodb-flush-log-at-trx-commit=0 \
+		--skip-name-resolve --innodb-buffer-pool-size=32M --innodb-flush-log-at-trx-commit="$flush" \
 		>"$dir/args"
 	launch "$dir"
 	# root@127.0.0.1 has no password on a fresh data dir
@@ -128,8 +135,13 @@ cmd=${1:-}
 port=${2:-}
 case "$cmd" in
 start)
-	port_ok "$port" || die "usage: start PORT"
-	start_server "$port"
+	port_ok "$port" || die "usage: start PORT [--durable]"
+	flush=0
+	if (($# > 2)); then
+		[[ $3 == --durable && $# -eq 3 ]] || die "usage: start PORT [--durable]"
+		flush=2
+	fi
+	start_server "$port" "$flush"
 	echo "mysql://$USER_NAME:$USER_PASS@$HOST:$port/$DB_NAME"
 	;;
 stop)
@@ -152,7 +164,7 @@ restart)
 	echo "mysql://$USER_NAME:$USER_PASS@$HOST:$port/$DB_NAME"
 	;;
 *)
-	sed -n '2,20p' "$0" >&2
+	sed -n '2,26p' "$0" >&2
 	exit 2
 	;;
 esac
