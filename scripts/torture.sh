@@ -4,13 +4,21 @@
 # signals, server crash/restart or ensemble leader kills, and network stalls,
 # drops, half-closes and delays through tests/torture/proxy.c), then a check
 # of their histories (tests/torture/torture.php says what is proven).
-#   scripts/torture.sh [--seconds N] [--seed S] [--ensemble|--redis] [--contenders K]
+#   scripts/torture.sh [--seconds N] [--seed S] [--ensemble|--redis|--postgres|--mysql]
+#                      [--contenders K]
 # --redis runs the exclusive-lock scenarios against a Redis server
 # (scripts/redis.sh, --appendfsync always: a kill -9 keeps every acknowledged
 # write) on port DLOCK_TORTURE_PORT + 60, the proxy listening on + 61.
 # DLOCK_TORTURE_REDIS_FSYNC=everysec|no|off weakens that durability (off: no
 # append-only file at all), to show what the judge reports when a restart
 # forgets acknowledged locks and fencing counters.
+# --postgres and --mysql run the SQL backends' lock kinds against a throwaway
+# PostgreSQL (scripts/pg.sh start --durable: synchronous_commit on, so the
+# fencing-token table survives a kill -9 of the server) on DLOCK_TORTURE_PORT
+# + 70, the proxy on + 71, or MariaDB (scripts/mysql.sh start --durable:
+# innodb_flush_log_at_trx_commit=2, likewise) on + 80, the proxy on + 81.
+# DLOCK_TORTURE_SQL_DURABLE=0 starts them without that, to show what the judge
+# reports when a restart forgets fencing tokens.
 # Prints the seed first; the last line is
 #   torture: N operations, N faults, N violations
 # and the exit status is non-zero on any violation. Run artifacts stay in the
@@ -24,8 +32,10 @@ while (($#)); do
 	--seed) seed=$2; shift 2 ;;
 	--ensemble) mode=ensemble; shift ;;
 	--redis) mode=redis; shift ;;
+	--postgres) mode=postgres; shift ;;
+	--mysql) mode=mysql; shift ;;
 	--contenders) k=$2; shift 2 ;;
-	*) echo "usage: scripts/torture.sh [--seconds N] [--seed S] [--ensemble|--redis] [--contenders K]" >&2; exit 2 ;;
+	*) echo "usage: scripts/torture.sh [--seconds N] [--seed S] [--ensemble|--redis|--postgres|--mysql] [--contenders K]" >&2; exit 2 ;;
 	esac
 done
 [[ -n $seed ]] || seed=$(( $(od -An -N4 -tu4 /dev/urandom) % 1000000 ))
@@ -42,8 +52,12 @@ gcc -O2 -Wall -Wextra -o "$run/proxy" tests/torture/proxy.c || { echo "torture: 
 proxy_pid=""
 cleanup() {
 	[[ -n $proxy_pid ]] && kill "$proxy_pid" 2>/dev/null
-	if [[ $mode == redis ]]; then scripts/redis.sh stop "$((base + 60))" >/dev/null 2>&1
-	else scripts/zk.sh stop "$base" >/dev/null 2>&1; fi
+	case $mode in
+	redis) scripts/redis.sh stop "$((base + 60))" >/dev/null 2>&1 ;;
+	postgres) scripts/pg.sh stop "$((base + 70))" >/dev/null 2>&1 ;;
+	mysql) scripts/mysql.sh stop "$((base + 80))" >/dev/null 2>&1 ;;
+	*) scripts/zk.sh stop "$base" >/dev/null 2>&1 ;;
+	esac
 }
 trap cleanup EXIT
 
@@ -58,6 +72,20 @@ if [[ $mode == redis ]]; then
 	direct="redis://127.0.0.1:$server_port"
 	pairs="$((base + 61)):$server_port"
 	proxied="redis://127.0.0.1:$((base + 61))"
+elif [[ $mode == postgres || $mode == mysql ]]; then
+	if [[ $mode == postgres ]]; then
+		server_port=$((base + 70)) server_sh=$PWD/scripts/pg.sh
+	else
+		server_port=$((base + 80)) server_sh=$PWD/scripts/mysql.sh
+	fi
+	durable=(--durable)
+	if [[ ${DLOCK_TORTURE_SQL_DURABLE:-1} == 0 ]]; then
+		durable=()
+		echo "torture: $mode durability weakened on purpose: a server kill -9 may forget fencing tokens"
+	fi
+	direct=$("$server_sh" start "$server_port" "${durable[@]}") || { echo "torture: $mode did not start"; exit 1; }
+	pairs="$((server_port + 1)):$server_port"
+	proxied=${direct/:$server_port\//:$((server_port + 1))\/}
 elif [[ $mode == ensemble ]]; then
 	direct=$(scripts/zk.sh start-ensemble "$base") || { echo "torture: ensemble did not start"; exit 1; }
 	pairs="$((base + 50)):$base $((base + 51)):$((base + 1)) $((base + 52)):$((base + 2))"

@@ -23,7 +23,7 @@
  *    participants() list with two holders), and no leftover node or key once
  *    every contender ended (torture.php asks the server).
  * The bounds depend on the backend: torture.php writes RUN_DIR/mode (the
- * MODE argument: standalone, ensemble or redis).
+ * MODE argument: standalone, ensemble, redis, postgres or mysql).
  * Usage as a library: torture_check($run) returns [violations, stats]; as a
  * command: php check.php RUN_DIR. */
 
@@ -59,6 +59,9 @@ function torture_bound(array $op, string $mode = 'standalone'): float
 {
     if ($mode === 'redis') {
         return torture_bound_redis($op);
+    }
+    if ($mode === 'postgres' || $mode === 'mysql') {
+        return torture_bound_sql($op);
     }
     $to = $op['to'];
     switch ($op['op']) {
@@ -108,6 +111,39 @@ function torture_bound_redis(array $op): float
         case 'isAcquired':
             return TORTURE_SLACK;
         default: /* checkHeld, participants */
+            return $n * TORTURE_CT + TORTURE_SLACK;
+    }
+}
+
+/** On PostgreSQL and MySQL, read off core/sql/dlock_sql_lock.c, the drivers
+ * and dlock_multi_class.c:
+ *  - an acquire with timeout T (T = dlock.max_wait without one) may connect
+ *    (CT), then waits in the server with its answer awaited until T + CT;
+ *    after a lost connection it tries again (a connect and a wait to the same
+ *    deadline + CT) only before the deadline; a failed wait is undone by one
+ *    more statement (CT): T + 3 CT. A signal's cancel (PQcancel) blocks while
+ *    the network is stalled (the slack covers the proxy's stalls of <= 4 s);
+ *  - a multi-lock of n parts shares T among its parts, each may overrun it
+ *    by 3 CT, and a failure unwinds the parts taken (a release each); untimed,
+ *    every part gets its own dlock.max_wait;
+ *  - release, the destructor's release, isAcquired() and checkHeld() are one
+ *    statement each (CT; a release that fails closes the session without a
+ *    wait); participants() may connect first: 2 CT; synchronized() is an
+ *    acquire and a release. */
+function torture_bound_sql(array $op): float
+{
+    $n = preg_match('/^multi-(\d+)$/', (string) $op['lock'], $m) ? (int) $m[1] : 1;
+    $acq = fn(?float $t) => ($t ?? TORTURE_CAP) + 3 * TORTURE_CT;
+    switch ($op['op']) {
+        case 'tryAcquire':
+        case 'acquire':
+            $b = $op['to'] === null ? $n * $acq(null) : $op['to'] + $n * 3 * TORTURE_CT;
+            return $b + ($n - 1) * TORTURE_CT + TORTURE_SLACK;
+        case 'synchronized':
+            return $acq($op['to']) + TORTURE_CT + TORTURE_SLACK;
+        case 'participants':
+            return 2 * TORTURE_CT + TORTURE_SLACK;
+        default: /* release, drop, isAcquired, checkHeld */
             return $n * TORTURE_CT + TORTURE_SLACK;
     }
 }

@@ -13,9 +13,12 @@
  *   end   a hold ended (how), op (call, timeout, start, end, outcome), mem
  * Critical sections write through a fenced store (a file per resource keeping
  * the highest token accepted, under flock) that rejects older tokens.
- * HOSTS is a ZooKeeper host list, or a redis:// DSN: every kind runs on both
- * (the mixes differ a little); on Redis with a lease of TORTURE_LEASE renewed
- * by the watchdog.
+ * HOSTS is a ZooKeeper host list, or a redis://, postgres:// or mysql:// DSN:
+ * every kind runs on ZooKeeper and Redis (the mixes differ a little); on Redis
+ * with a lease of TORTURE_LEASE renewed by the watchdog. The SQL backends run
+ * the kinds they offer (TORTURE_MIX below: no semaphore on either, no
+ * read-write lock on MySQL); their holds last as long as the server session,
+ * with no lease.
  *   php contender.php RUN_DIR SEED DEADLINE HOSTS ID */
 
 require __DIR__ . '/check.php'; /* the run's constants (it runs nothing when included) */
@@ -30,9 +33,13 @@ $deadline = (float) $deadline;
 mt_srand($seed);
 $pid = getmypid();
 $root = '/torture-' . intdiv($seed, 1000);  /* torture.php gives contender seeds RUNSEED*1000+n */
-$redis = str_starts_with($hosts, 'redis://');
-$opts = $redis ? ['dsn' => $hosts, 'lease' => TORTURE_LEASE, 'connect_timeout' => TORTURE_CT]
-               : ['hosts' => $hosts, 'session_timeout' => (int) (TORTURE_ST * 1000), 'connect_timeout' => TORTURE_CT];
+$backend = preg_match('~^(redis|postgres|mysql)://~', $hosts, $m) ? $m[1] : 'zookeeper';
+$redis = $backend === 'redis';
+$opts = match ($backend) {
+    'redis' => ['dsn' => $hosts, 'lease' => TORTURE_LEASE, 'connect_timeout' => TORTURE_CT],
+    'postgres', 'mysql' => ['dsn' => $hosts, 'connect_timeout' => TORTURE_CT],
+    default => ['hosts' => $hosts, 'session_timeout' => (int) (TORTURE_ST * 1000), 'connect_timeout' => TORTURE_CT],
+};
 $hist = fopen("$run/hist-$pid.jsonl", 'a');
 $holdSeq = 0;
 $allowThrow = false; /* SIGUSR1 may throw only while we are inside a dlock call */
@@ -70,6 +77,7 @@ function op(string $name, string $lock, ?float $timeout, callable $f)
     } catch (DistributedLockException | TortureSignal $e) {
         $allowThrow = false;
         $out = get_class($e) . ': ' . $e->getMessage();
+        $GLOBALS['refused'] = $GLOBALS['refused'] || $e instanceof DistributedLockConnectionException;
         throw $e;
     } catch (Throwable $e) {
         $allowThrow = false;
@@ -435,9 +443,18 @@ function sc_synchronized(): void
 
 function sc_participants(): void
 {
-    global $opts, $root, $redis;
+    global $opts, $root, $backend, $mix;
     $paths = ["$root/m0", "$root/rw", "$root/sem", "$root/orders/o" . mt_rand(0, 4)];
-    $p = $paths[mt_rand(0, $redis ? 3 : 2)];
+    if ($backend === 'zookeeper' || $backend === 'redis') {
+        $p = $paths[mt_rand(0, $backend === 'redis' ? 3 : 2)];
+    } else { /* the kinds the backend's mix has */
+        $paths = array_values(array_filter($paths, fn($q) => match (basename($q)) {
+            'rw' => isset($mix['sc_read']),
+            'sem' => isset($mix['sc_semaphore']),
+            default => true,
+        }));
+        $p = $paths[mt_rand(0, count($paths) - 1)];
+    }
     try {
         $n = op('participants', basename($p), null, fn() => match (basename($p)) {
             'sem' => DistributedSemaphore::participants($p, 2, $opts),
@@ -486,15 +503,30 @@ function sc_wrong_order(): void
     }
 }
 
-$scenarios = $redis
-    ? ['sc_mutex' => 30, 'sc_nonreentrant' => 6, 'sc_read' => 10, 'sc_write' => 10,
-       'sc_upgrade' => 4, 'sc_semaphore' => 10, 'sc_multi' => 12, 'sc_synchronized' => 8,
-       'sc_wrong_order' => 7, 'sc_participants' => 3]
-    : ['sc_mutex' => 30, 'sc_nonreentrant' => 5, 'sc_read' => 12, 'sc_write' => 12,
-       'sc_upgrade' => 4, 'sc_semaphore' => 12, 'sc_multi' => 10, 'sc_synchronized' => 8,
-       'sc_wrong_order' => 7, 'sc_participants' => 2];
+/* The scenario mix of each backend: a kind a backend does not offer is left
+ * out (its constructor throws DistributedLockException "not offered"), so
+ * offering one is one entry here, e.g. 'sc_semaphore' => 10 on postgres. */
+const TORTURE_MIX = [
+    'zookeeper' => ['sc_mutex' => 30, 'sc_nonreentrant' => 5, 'sc_read' => 12, 'sc_write' => 12,
+                    'sc_upgrade' => 4, 'sc_semaphore' => 12, 'sc_multi' => 10, 'sc_synchronized' => 8,
+                    'sc_wrong_order' => 7, 'sc_participants' => 2],
+    'redis' => ['sc_mutex' => 30, 'sc_nonreentrant' => 6, 'sc_read' => 10, 'sc_write' => 10,
+                'sc_upgrade' => 4, 'sc_semaphore' => 10, 'sc_multi' => 12, 'sc_synchronized' => 8,
+                'sc_wrong_order' => 7, 'sc_participants' => 3],
+    'postgres' => ['sc_mutex' => 30, 'sc_nonreentrant' => 6, 'sc_read' => 10, 'sc_write' => 10,
+                   'sc_upgrade' => 4, 'sc_multi' => 12, 'sc_synchronized' => 8,
+                   'sc_wrong_order' => 7, 'sc_participants' => 3],
+    'mysql' => ['sc_mutex' => 36, 'sc_nonreentrant' => 8, 'sc_multi' => 16, 'sc_synchronized' => 10,
+                'sc_wrong_order' => 8, 'sc_participants' => 3],
+];
+$mix = TORTURE_MIX[$backend];
+$scenarios = $mix;
 $total = array_sum($scenarios);
 $n = 0;
+/* A SQL server that is down refuses connections at once, and every call
+ * fails at once: a scenario that met that is followed by a short pause, so
+ * that a server restart is not thousands of identical failures. */
+$refused = false;
 while (microtime(true) < $deadline) {
     $pick = mt_rand(1, $total);
     foreach ($scenarios as $f => $w) {
@@ -512,6 +544,10 @@ while (microtime(true) < $deadline) {
         rec(['t' => 'bad', 'what' => 'unexpected ' . get_class($e) . ': ' . $e->getMessage()
              . ' at ' . $e->getFile() . ':' . $e->getLine()]);
     }
+    if ($refused && ($backend === 'postgres' || $backend === 'mysql')) {
+        usleep(20000);
+    }
+    $refused = false;
     if (++$n % 10 === 0) {
         gc_collect_cycles();
         rec(['t' => 'mem', 'n' => $n, 'm' => memory_get_usage()]);

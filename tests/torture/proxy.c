@@ -4,7 +4,7 @@
  * takes one line per command and applies it to every forwarded connection:
  *   stall MS     forward nothing either way for MS ms (connections stay up)
  *   delay MS     hold every chunk MS ms before forwarding it, until "clear"
- *   drop         reset every connection (RST) now
+ *   drop         reset every connection (RST) now, the client's side first
  *   halfclose    close the client-bound direction of every connection (the
  *                client reads EOF while its writes still go through)
  *   clear        undo stall and delay
@@ -116,7 +116,13 @@ static void dir_free(pipe_dir *d)
 	d->tail = &d->head;
 }
 
-/* Closes both sockets; with rst, makes the close a reset. */
+/* Closes both sockets; with rst, makes the close a reset. The client's side
+ * goes first, as in a real network failure: the client's socket shows the
+ * end before the server can see it. That order matters for the SQL backends,
+ * whose holds are server sessions that the server frees as soon as it sees
+ * the connection end: the other order would let the server grant the lock to
+ * someone else while the old holder's socket still looked alive (a window no
+ * client could close; see sql_kill_session() in torture.php). */
 static void conn_close(conn *c, int rst)
 {
 	struct linger lg = {1, 0};
@@ -125,8 +131,8 @@ static void conn_close(conn *c, int rst)
 		setsockopt(c->up.from, SOL_SOCKET, SO_LINGER, &lg, sizeof(lg));
 		setsockopt(c->up.to, SOL_SOCKET, SO_LINGER, &lg, sizeof(lg));
 	}
-	close(c->up.from);
-	close(c->up.to);
+	close(c->up.from); /* the client */
+	close(c->up.to);   /* then the server */
 	dir_free(&c->up);
 	dir_free(&c->down);
 	c->used = 0;

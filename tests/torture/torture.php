@@ -9,18 +9,27 @@
  *   server     standalone: kill -9 ZooKeeper and restart it on its data;
  *              ensemble: kill -9 the leader and restart it;
  *              redis: kill -9 Redis (appendfsync always) and restart it on
- *              its append-only file
+ *              its append-only file;
+ *              postgres, mysql: kill -9 the server (and, for PostgreSQL,
+ *              its backends) and restart it on its data (durable commits)
+ *   session    postgres, mysql: the server ends a contender's session
+ *              (pg_terminate_backend / KILL CONNECTION), which frees its
+ *              locks at once (see sql_kill_session() for whose)
  *   stall/drop/halfclose/delay   network faults through proxy.c
  * A watchdog takes a gdb backtrace of a contender that made no progress for
  * a bound no call may exceed, and records a hang. After the deadline every
  * fault is undone, every contender must end on its own, and every lock path
  * must be free with no node left (on Redis: no key but the fencing counters
- * and the unlock latches, which expire). Then check.php judges the histories.
+ * and the unlock latches, which expire; on SQL: no advisory lock or GET_LOCK
+ * and no session of a contender left on the server). Then check.php judges
+ * the histories.
  *   php torture.php RUN SEED SECONDS K MODE DIRECT_HOSTS PROXIED_HOSTS
  *                   CONTROL_PORT SERVER_SH BASE_PORT
  * MODE standalone or ensemble: SERVER_SH is scripts/zk.sh, *_HOSTS host
  * lists; MODE redis: SERVER_SH is scripts/redis.sh, BASE_PORT the Redis
- * server's port, *_HOSTS redis:// DSNs. */
+ * server's port, *_HOSTS redis:// DSNs; MODE postgres or mysql: SERVER_SH is
+ * scripts/pg.sh or scripts/mysql.sh, BASE_PORT the server's port, *_HOSTS
+ * postgres:// or mysql:// DSNs (user, password and database dlock). */
 
 require __DIR__ . '/check.php';
 
@@ -304,6 +313,178 @@ function redis_leftovers(): void
     }
 }
 
+/* ---- the SQL servers (postgres, mysql modes) ---- */
+
+/** One statement to the SQL server on BASE_PORT through its command-line
+ * client (torture.php runs with php -n, without PDO), as the dlock user:
+ * the rows as arrays of fields, or null when the server did not answer. */
+function sql_cli(string $q): ?array
+{
+    global $mode, $base;
+    $cmd = $mode === 'postgres'
+        ? "PGPASSWORD=dlock PGCONNECT_TIMEOUT=3 timeout 10 psql -X -q -At -F '\t' -h 127.0.0.1 -p $base"
+          . ' -U dlock -d dlock -v ON_ERROR_STOP=1 -c ' . escapeshellarg($q)
+        : "timeout 10 mariadb --no-defaults --connect-timeout=3 -h 127.0.0.1 -P $base -u dlock -pdlock"
+          . ' -N -B -e ' . escapeshellarg($q) . ' dlock';
+    exec("$cmd 2>/dev/null", $out, $rc);
+    if ($rc !== 0) {
+        return null;
+    }
+    return array_map(fn($l) => explode("\t", $l), array_values(array_filter($out, fn($l) => $l !== '')));
+}
+
+/** The dlock sessions on the server: session id => client port (the port
+ * of the contender's own socket, or of the proxy's socket to the server). */
+function sql_sessions(): ?array
+{
+    global $mode;
+    $rows = sql_cli($mode === 'postgres'
+        ? "SELECT pid, client_port FROM pg_stat_activity WHERE application_name = 'dlock'"
+        : "SELECT id, SUBSTRING_INDEX(host, ':', -1) FROM information_schema.processlist "
+          . "WHERE user = 'dlock' AND id <> CONNECTION_ID()");
+    if ($rows === null) {
+        return null;
+    }
+    $s = [];
+    foreach ($rows as $r) {
+        $s[(int) $r[0]] = (int) ($r[1] ?? 0);
+    }
+    return $s;
+}
+
+/** Which process owns each established loopback socket to the server:
+ * local port => pid (ss -p). */
+function sql_socket_owners(): array
+{
+    global $base;
+    $own = [];
+    foreach (explode("\n", (string) shell_exec('ss -tnpH state established 2>/dev/null')) as $l) {
+        if (preg_match('/127\.0\.0\.1:(\d+)\s+127\.0\.0\.1:' . $base . '\s.*pid=(\d+)/', $l, $m)) {
+            $own[(int) $m[1]] = (int) $m[2];
+        }
+    }
+    return $own;
+}
+
+/** The "session" fault: the server ends one contender's session, which
+ * frees its locks at once. PostgreSQL sends the session a FATAL notice and
+ * MariaDB shuts the socket down BEFORE the locks are freed, so a contender
+ * connected directly finds the end in its socket before anyone else can be
+ * granted its locks, and isAcquired() says false from then on. Behind a
+ * middlebox that is no longer so: the server frees the locks when it ends
+ * the session, the client learns of it only when the middlebox forwards the
+ * notice, and isAcquired() trusts a confirmation younger than
+ * DLOCK_SQL_CONFIRM_MS (1 s) without a round trip: with the proxy delaying
+ * (delay, stall), another contender can be granted the lock while the old
+ * holder's isAcquired() still says true. That is a property of server-ended
+ * session locks behind a slow network, not something the client can see, so
+ * only contenders connected directly are chosen; a session behind the proxy
+ * meets the client-side equivalents instead (drop, halfclose: the proxy ends
+ * the client's side first). DLOCK_TORTURE_SQL_KILL_PROXIED=1 chooses among
+ * every session, to show that window. */
+function sql_kill_session(float $t): void
+{
+    global $slots, $mode, $serverDown, $server;
+    if ($serverDown || $server !== null || ($sessions = sql_sessions()) === null) {
+        return;
+    }
+    $owners = sql_socket_owners();
+    $contenders = array_column($slots, 'pid');
+    $proxied = getenv('DLOCK_TORTURE_SQL_KILL_PROXIED') === '1';
+    $pick = [];
+    foreach ($sessions as $sid => $port) {
+        $owner = $owners[$port] ?? 0;
+        if (in_array($owner, $contenders, true)) {
+            $pick[] = [$sid, $owner, 'direct'];
+        } elseif ($proxied && $owner) {
+            $pick[] = [$sid, $owner, 'proxy'];
+        }
+    }
+    if (!$pick) {
+        return;
+    }
+    [$sid, $owner, $via] = $pick[mt_rand(0, count($pick) - 1)];
+    $ok = sql_cli($mode === 'postgres' ? "SELECT pg_terminate_backend($sid)" : "KILL CONNECTION $sid");
+    say("session $sid of $owner killed ($via)" . ($ok === null ? ': refused' : ''));
+    flog('faults.jsonl', ['f' => 'session', 'pid' => $owner, 'sid' => $sid, 'via' => $via, 's' => $t,
+                          'ok' => $ok !== null]);
+}
+
+/** SQL modes' leftover check: every lock name must be free within
+ * dlock.max_wait plus slack (a killed contender's server-side wait lives on
+ * until its lock_timeout, and may be granted once before its session ends),
+ * name only us while we hold it and nobody after; then no session of a
+ * contender may remain and no lock be held on the server (PostgreSQL: no
+ * advisory lock in pg_locks; MySQL: no user lock in
+ * information_schema.METADATA_LOCK_INFO when the plugin is there, and no
+ * IS_USED_LOCK of a session but ours). */
+function sql_leftovers(): void
+{
+    global $root, $direct, $mode;
+    $o = ['dsn' => $direct, 'connect_timeout' => 10];
+    $wait = TORTURE_CAP + 5.0;
+    $names = ["$root/m0", "$root/m1"];
+    for ($i = 0; $i < 5; $i++) {
+        $names[] = "$root/orders/o$i";
+    }
+    if ($mode === 'postgres') {
+        $names[] = "$root/rw";
+    }
+    $ours = [];
+    foreach ($names as $p) {
+        try {
+            $rw = basename($p) === 'rw';
+            $list = fn() => $rw ? DistributedReadWriteLock::participants($p, $o) : DistributedLock::participants($p, $o);
+            $l = $rw ? (new DistributedReadWriteLock($p, $o))->writeLock() : new DistributedLock($p, $o);
+            if (!$l->acquire($wait)) {
+                flog('violations.jsonl', ['what' => "$p still taken $wait s after every contender ended: "
+                    . json_encode($list())]);
+                continue;
+            }
+            $held = $list();
+            $l->release();
+            $after = $list();
+            if (count($held) !== 1 || !$held[0]['holder'] || $after) {
+                flog('violations.jsonl', ['what' => "$p: participants while we held it " . json_encode($held)
+                    . ', after our release ' . json_encode($after)]);
+            }
+            foreach ($held as $h) {
+                $ours[(int) $h['node']] = true;
+            }
+        } catch (DistributedLockException $e) {
+            flog('violations.jsonl', ['what' => "$p: leftover check failed: " . get_class($e) . ': '
+                . $e->getMessage()]);
+        }
+    }
+    $locksq = $mode === 'postgres'
+        ? "SELECT pid, mode, granted FROM pg_locks WHERE locktype = 'advisory'"
+        : "SELECT id, NULL, NULL FROM information_schema.processlist WHERE 0"; /* below */
+    $s = microtime(true);
+    for (;;) {
+        $sessions = sql_sessions();
+        $locks = sql_cli($locksq);
+        if ($sessions === null || $locks === null) {
+            flog('violations.jsonl', ['what' => 'leftover check: the server did not answer']);
+            return;
+        }
+        $left = array_diff_key($sessions, $ours);
+        if (!$left && !$locks || microtime(true) - $s > $wait) {
+            break;
+        }
+        usleep(200000);
+    }
+    if ($left) {
+        flog('violations.jsonl', ['what' => sprintf('%d contender sessions left %.1f s after the leftover '
+            . 'check: %s', count($left), microtime(true) - $s, json_encode(array_keys($left)))]);
+    }
+    if ($locks) {
+        flog('violations.jsonl', ['what' => 'locks left on the server after every release: ' . json_encode($locks)]);
+    }
+    if (!$left && !$locks) {
+        say(sprintf('no session or lock left after %.1f s', microtime(true) - $s));
+    }
+}
+
 /* ---- the schedule ---- */
 $events = [];        /* [due, callable] */
 $server = null;      /* a server fault in progress: ['proc' => zk.sh running, 'then' => callable] */
@@ -328,6 +509,9 @@ function fault(): void
     global $slots, $mode, $base, $server, $serverDown, $delayOn;
     $kinds = ['pause' => 20, 'kill' => 10, 'signal' => 18, 'server' => 10, 'stall' => 12, 'drop' => 12,
               'halfclose' => 8, 'delay' => 10];
+    if ($mode === 'postgres' || $mode === 'mysql') {
+        $kinds['session'] = 14;
+    }
     $pick = mt_rand(1, array_sum($kinds));
     foreach ($kinds as $kind => $w) {
         if (($pick -= $w) <= 0) {
@@ -388,11 +572,11 @@ function fault(): void
                     global $server, $base;
                     $server = ['proc' => zk('restart-node', $base, $id), 'what' => "restart node $id"];
                 });
-            } elseif ($mode === 'redis') {
+            } elseif ($mode !== 'standalone') { /* redis, postgres, mysql */
                 $p = zk('kill', $base);
                 stream_get_contents($p[1]);
                 proc_close($p[0]);
-                say("Redis killed for $d s");
+                say("$mode killed for $d s");
                 $serverDown = true;
                 after($d, function () {
                     global $server, $base;
@@ -411,6 +595,9 @@ function fault(): void
             }
             $server = ['proc' => null, 'what' => 'down'];
             flog('faults.jsonl', ['f' => 'server', 's' => $t, 'd' => $d]);
+            return;
+        case 'session':
+            sql_kill_session($t);
             return;
         case 'stall':
             $d = mt_rand(300, 4000);
@@ -519,6 +706,8 @@ say('checking for leftover nodes');
 ini_set('dlock.async_release', '0');
 if ($mode === 'redis') {
     redis_leftovers();
+} elseif ($mode === 'postgres' || $mode === 'mysql') {
+    sql_leftovers();
 } else {
     $o = ['hosts' => $direct, 'connect_timeout' => 10];
     $wait = TORTURE_ST + 15.0;
