@@ -505,7 +505,7 @@ function sc_wrong_order(): void
 
 /* The scenario mix of each backend: a kind a backend does not offer is left
  * out (its constructor throws DistributedLockException "not offered"), so
- * offering one is one entry here, e.g. 'sc_semaphore' => 10 on postgres. */
+ * offering one is one entry here. */
 const TORTURE_MIX = [
     'zookeeper' => ['sc_mutex' => 30, 'sc_nonreentrant' => 5, 'sc_read' => 12, 'sc_write' => 12,
                     'sc_upgrade' => 4, 'sc_semaphore' => 12, 'sc_multi' => 10, 'sc_synchronized' => 8,
@@ -514,7 +514,7 @@ const TORTURE_MIX = [
                 'sc_upgrade' => 4, 'sc_semaphore' => 10, 'sc_multi' => 12, 'sc_synchronized' => 8,
                 'sc_wrong_order' => 7, 'sc_participants' => 3],
     'postgres' => ['sc_mutex' => 30, 'sc_nonreentrant' => 6, 'sc_read' => 10, 'sc_write' => 10,
-                   'sc_upgrade' => 4, 'sc_multi' => 12, 'sc_synchronized' => 8,
+                   'sc_upgrade' => 4, 'sc_semaphore' => 10, 'sc_multi' => 12, 'sc_synchronized' => 8,
                    'sc_wrong_order' => 7, 'sc_participants' => 3],
     'mysql' => ['sc_mutex' => 36, 'sc_nonreentrant' => 8, 'sc_multi' => 16, 'sc_synchronized' => 10,
                 'sc_wrong_order' => 8, 'sc_participants' => 3],

@@ -415,9 +415,8 @@ function sql_kill_session(float $t): void
  * until its lock_timeout, and may be granted once before its session ends),
  * name only us while we hold it and nobody after; then no session of a
  * contender may remain and no lock be held on the server (PostgreSQL: no
- * advisory lock in pg_locks; MySQL: no user lock in
- * information_schema.METADATA_LOCK_INFO when the plugin is there, and no
- * IS_USED_LOCK of a session but ours). */
+ * advisory lock at all in pg_locks; MySQL: IS_USED_LOCK of every name is
+ * NULL). */
 function sql_leftovers(): void
 {
     global $root, $direct, $mode;
@@ -429,13 +428,23 @@ function sql_leftovers(): void
     }
     if ($mode === 'postgres') {
         $names[] = "$root/rw";
+        $names[] = "$root/sem";
     }
     $ours = [];
     foreach ($names as $p) {
         try {
-            $rw = basename($p) === 'rw';
-            $list = fn() => $rw ? DistributedReadWriteLock::participants($p, $o) : DistributedLock::participants($p, $o);
-            $l = $rw ? (new DistributedReadWriteLock($p, $o))->writeLock() : new DistributedLock($p, $o);
+            /* the write part of the read-write lock, one lease of the
+             * semaphore of 2 (with the lease ours, the other is free) */
+            $list = fn() => match (basename($p)) {
+                'rw' => DistributedReadWriteLock::participants($p, $o),
+                'sem' => DistributedSemaphore::participants($p, 2, $o),
+                default => DistributedLock::participants($p, $o),
+            };
+            $l = match (basename($p)) {
+                'rw' => (new DistributedReadWriteLock($p, $o))->writeLock(),
+                'sem' => new DistributedSemaphore($p, 2, $o),
+                default => new DistributedLock($p, $o),
+            };
             if (!$l->acquire($wait)) {
                 flog('violations.jsonl', ['what' => "$p still taken $wait s after every contender ended: "
                     . json_encode($list())]);
@@ -456,9 +465,12 @@ function sql_leftovers(): void
                 . $e->getMessage()]);
         }
     }
+    /* MySQL: the names are short enough to be the server's lock names as
+     * they are (core/sql/dlock_my.c) */
     $locksq = $mode === 'postgres'
         ? "SELECT pid, mode, granted FROM pg_locks WHERE locktype = 'advisory'"
-        : "SELECT id, NULL, NULL FROM information_schema.processlist WHERE 0"; /* below */
+        : 'SELECT n, IS_USED_LOCK(n) FROM (SELECT ' . implode(' AS n UNION ALL SELECT ',
+            array_map(fn($n) => "'$n'", $names)) . ' AS n) t WHERE IS_USED_LOCK(n) IS NOT NULL';
     $s = microtime(true);
     for (;;) {
         $sessions = sql_sessions();
