@@ -367,21 +367,13 @@ function sql_socket_owners(): array
 }
 
 /** The "session" fault: the server ends one contender's session, which
- * frees its locks at once. PostgreSQL sends the session a FATAL notice and
- * MariaDB shuts the socket down BEFORE the locks are freed, so a contender
- * connected directly finds the end in its socket before anyone else can be
- * granted its locks, and isAcquired() says false from then on. Behind a
- * middlebox that is no longer so: the server frees the locks when it ends
- * the session, the client learns of it only when the middlebox forwards the
- * notice, and isAcquired() trusts a confirmation younger than
- * DLOCK_SQL_CONFIRM_MS (1 s) without a round trip: with the proxy delaying
- * (delay, stall), another contender can be granted the lock while the old
- * holder's isAcquired() still says true. That is a property of server-ended
- * session locks behind a slow network, not something the client can see, so
- * only contenders connected directly are chosen; a session behind the proxy
- * meets the client-side equivalents instead (drop, halfclose: the proxy ends
- * the client's side first). DLOCK_TORTURE_SQL_KILL_PROXIED=1 chooses among
- * every session, to show that window. */
+ * frees its locks at once. Any session may be chosen, the contenders'
+ * behind the proxy too: there the server frees the locks before the proxy
+ * (delaying, stalling) forwards the news, so another contender can be
+ * granted the lock while the old holder has not heard; isAcquired() asks the
+ * session itself on every call, so it cannot say true then (an earlier dlock
+ * trusted a confirmation younger than 1 s, and this fault showed the
+ * overlap). DLOCK_TORTURE_SQL_KILL_PROXIED=0 kills direct sessions only. */
 function sql_kill_session(float $t): void
 {
     global $slots, $mode, $serverDown, $server;
@@ -390,7 +382,7 @@ function sql_kill_session(float $t): void
     }
     $owners = sql_socket_owners();
     $contenders = array_column($slots, 'pid');
-    $proxied = getenv('DLOCK_TORTURE_SQL_KILL_PROXIED') === '1';
+    $proxied = getenv('DLOCK_TORTURE_SQL_KILL_PROXIED') !== '0';
     $pick = [];
     foreach ($sessions as $sid => $port) {
         $owner = $owners[$port] ?? 0;
