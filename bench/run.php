@@ -20,10 +20,12 @@ $bin = __DIR__ . '/bin';
 $php = PHP_BINARY . ' -n -d extension=' . escapeshellarg(getenv('DLOCK_SO') ?: 'dlock');
 $size = $smoke
     ? ['floor' => 300, 'single' => 300, 'peer1' => 200, 'contended' => [2 => 20, 8 => 10], 'peer8' => 10,
-       'poll8' => 2, 'herd' => [1, 4, 16], 'many' => 500, 'requests' => 40, 'memory' => 5000]
+       'poll8' => 2, 'herd' => [1, 4, 16], 'many' => 500, 'requests' => 40, 'memory' => 5000,
+       'scale' => [1, 2, 4], 'scale_total' => 40, 'scale_peers' => ['dlock', 'limit', 'sync C recipe']]
     : ['floor' => 3000, 'single' => 5000, 'peer1' => 2000, 'contended' => [2 => 300, 8 => 100, 32 => 25],
        'peer8' => 100, 'poll8' => 4, 'herd' => [1, 4, 16, 64, 256], 'many' => 10000, 'requests' => 300,
-       'memory' => 100000];
+       'memory' => 100000, 'scale' => [1, 2, 4, 8, 16, 32], 'scale_total' => 1200,
+       'scale_peers' => ['dlock', 'limit', 'sync C recipe', 'Curator', 'kazoo']];
 @mkdir($outDir, 0777, true);
 $R = ['date' => gmdate('Y-m-d H:i') . ' UTC', 'smoke' => $smoke];
 
@@ -115,6 +117,7 @@ function contend(string $label, int $n, int $cycles, callable $cmd): array
 $java = 'java -XX:TieredStopAtLevel=1 -Xmx128m -cp ' . escapeshellarg("$bin:" . getenv('CURATOR_CP'));
 $peers = [
     'dlock' => fn($path, $c) => fn($counter, $ev) => "exec $php " . __DIR__ . "/worker.php $hosts $path $c $counter $ev",
+    'limit' => fn($path, $c) => fn($counter, $ev) => "exec $bin/limit $hosts $path $c $counter $ev",
     'sync C recipe' => fn($path, $c) => fn($counter, $ev) => "exec $bin/recipe $hosts $path $c $counter $ev 0",
     'Curator' => fn($path, $c) => fn($counter, $ev) => "exec $java CuratorBench $hosts $path $c $counter $ev",
     'kazoo' => fn($path, $c) => fn($counter, $ev) => 'exec /usr/bin/python3 ' . __DIR__ . "/kazoo_bench.py $hosts $path $c $counter $ev",
@@ -130,8 +133,8 @@ $R['floor'] = kv((string) shell_exec("$bin/floor $hosts {$size['floor']}"));
 
 /* 2. uncontended single process, and peers at 1 process */
 $R['single'] = [];
-foreach (['dlock', 'sync C recipe', 'Curator', 'kazoo'] as $name) {
-    $c = $name === 'dlock' ? $size['single'] : $size['peer1'];
+foreach (['dlock', 'limit', 'sync C recipe', 'Curator', 'kazoo'] as $name) {
+    $c = $name === 'dlock' || $name === 'limit' ? $size['single'] : $size['peer1'];
     $R['single'][$name] = contend("$name uncontended", 1, $c, $peers[$name]('/bench/single-' . md5($name), $c));
 }
 
@@ -140,11 +143,33 @@ $R['contended'] = [];
 foreach ($size['contended'] as $n => $c) {
     $R['contended']["dlock x$n"] = contend('dlock', $n, $c, $peers['dlock']("/bench/contended-$n", $c));
 }
-foreach (['sync C recipe', 'Curator', 'kazoo'] as $name) {
+foreach (['limit', 'sync C recipe', 'Curator', 'kazoo'] as $name) {
     $R['contended']["$name x8"] = contend($name, 8, $size['peer8'], $peers[$name]('/bench/c8-' . md5($name), $size['peer8']));
 }
 $R['contended']['polling x8'] = contend('polling recipe', 8, $size['poll8'],
     $peers['polling PHP recipe (C model, 500 ms)']('/bench/c8-polling', $size['poll8']));
+
+/* 3b. throughput against processes: every contender at P = 1, 2, 4, 8, 16,
+ * 32 (smoke: the C and dlock contenders at 1, 2, 4), about scale_total cycles
+ * a point; the rows of sections 2-3 stand for their P, the rest is run here,
+ * the contenders interleaved at each P so they see the same load */
+$R['scale'] = [];
+$known = function (string $name, int $n) use (&$R): ?array {
+    if ($n === 1) {
+        return $R['single'][$name] ?? null;
+    }
+    return $R['contended'][$name === 'dlock' ? "dlock x$n" : "$name x$n"] ?? null;
+};
+foreach ($size['scale'] as $n) {
+    foreach ($size['scale_peers'] as $name) {
+        $r = $known($name, $n);
+        if (!$r) {
+            $c = max(3, intdiv($size['scale_total'], $n));
+            $r = contend($name, $n, $c, $peers[$name]("/bench/scale-$n-" . md5($name), $c));
+        }
+        $R['scale'][$name][$n] = $r;
+    }
+}
 
 /* 4. herd-freedom */
 $R['herd'] = [];
@@ -313,6 +338,8 @@ $targets = [
     ['uncontended >= 1.5 x sync C recipe', $single['dlock']['cycles_per_s'] / $single['sync C recipe']['cycles_per_s'], 1.5],
     ['uncontended >= 2 x Curator', $single['dlock']['cycles_per_s'] / $single['Curator']['cycles_per_s'], 2],
     ['uncontended >= 2 x kazoo', $single['dlock']['cycles_per_s'] / $single['kazoo']['cycles_per_s'], 2],
+    ['uncontended >= 0.95 x limit', $single['dlock']['cycles_per_s'] / $single['limit']['cycles_per_s'], 0.95],
+    ['8 processes >= 0.9 x limit', $c8['dlock x8']['cycles_per_s'] / $c8['limit x8']['cycles_per_s'], 0.9],
     ['8 processes >= 1.3 x sync C recipe', $c8['dlock x8']['cycles_per_s'] / $c8['sync C recipe x8']['cycles_per_s'], 1.3],
     ['8 processes >= 2 x kazoo', $c8['dlock x8']['cycles_per_s'] / $c8['kazoo x8']['cycles_per_s'], 2],
     ['hand-over p50 (8 processes) <= 2 x write RTT + notification (ratio to that bound, <= 1)',
@@ -329,10 +356,15 @@ $md .= "## 1. Floor (plain synchronous C recipe, one session)\n\n| figure | valu
 foreach ($f as $k => $v) {
     $md .= sprintf("| %s | %.3f |\n", $k, $v);
 }
-$md .= "\n## 2–3. Lock cycles (shared-counter critical section)\n\n| contender | processes | cycles/s | ratio to sync C recipe (same P) | wait p50 ms | wait p99 ms | hand-over p50 ms | hand-over p99 ms | counter exact |\n|---|---|---|---|---|---|---|---|---|\n";
-$row = function ($name, $r, $base) {
-    return sprintf("| %s | %d | %.0f | %s | %.2f | %.2f | %s | %s | %s |\n", $name, $r['processes'], $r['cycles_per_s'],
-        $base ? sprintf('%.2f', $r['cycles_per_s'] / $base) : '–', $r['wait_p50_ms'], $r['wait_p99_ms'],
+$md .= "\n## 2–3. Lock cycles (shared-counter critical section)\n\n"
+    . "`limit` is bench/limit.c, the hand-tuned C client (bench/README.md): the ceiling every row is also given as a ratio to.\n\n"
+    . "| contender | processes | cycles/s | ratio to sync C recipe (same P) | ratio to limit (same P) | wait p50 ms | wait p99 ms | hand-over p50 ms | hand-over p99 ms | counter exact |\n|---|---|---|---|---|---|---|---|---|---|\n";
+$limitAt = fn(int $n) => ($R['scale']['limit'][$n] ?? ($n === 1 ? $single['limit'] : $c8["limit x$n"] ?? null))['cycles_per_s'] ?? null;
+$row = function ($name, $r, $base) use ($limitAt) {
+    $lim = $limitAt($r['processes']);
+    return sprintf("| %s | %d | %.0f | %s | %s | %.2f | %.2f | %s | %s | %s |\n", $name, $r['processes'], $r['cycles_per_s'],
+        $base ? sprintf('%.2f', $r['cycles_per_s'] / $base) : '–', $lim ? sprintf('%.2f', $r['cycles_per_s'] / $lim) : '–',
+        $r['wait_p50_ms'], $r['wait_p99_ms'],
         is_nan($r['handover_p50_ms']) ? '–' : sprintf('%.2f', $r['handover_p50_ms']),
         is_nan($r['handover_p99_ms']) ? '–' : sprintf('%.2f', $r['handover_p99_ms']), $r['counter_exact'] ? 'yes' : 'NO');
 };
@@ -343,6 +375,27 @@ foreach ($c8 as $name => $r) {
     $base = $r['processes'] === 8 ? $c8['sync C recipe x8']['cycles_per_s'] : null;
     $md .= $row($name, $r, $base);
 }
+$md .= "\n## 3b. Throughput against processes (cycles/s; in brackets: ratio to limit at the same P)\n\n"
+    . "Points at P = 1 and 8 (and dlock's at 2 and 32) are the rows above; the others ran after them, about "
+    . "{$size['scale_total']} cycles a point" . ($smoke ? ' (smoke: Curator and kazoo left out, P up to 4)' : '') . ".\n\n"
+    . '| processes | ' . implode(' | ', $size['scale_peers']) . " | counters exact |\n|" . str_repeat('---|', count($size['scale_peers']) + 2) . "\n";
+$dat = '# processes ' . implode(' ', array_map(fn($n) => str_replace(' ', '_', $n), $size['scale_peers'])) . " (cycles/s)\n";
+foreach ($size['scale'] as $n) {
+    $cells = [];
+    $exact = true;
+    $dat .= $n;
+    foreach ($size['scale_peers'] as $name) {
+        $r = $R['scale'][$name][$n];
+        $lim = $limitAt($n);
+        $cells[] = sprintf('%.0f (%.2f)', $r['cycles_per_s'], $lim ? $r['cycles_per_s'] / $lim : NAN);
+        $exact = $exact && $r['counter_exact'];
+        $dat .= sprintf(' %.1f', $r['cycles_per_s']);
+    }
+    $dat .= "\n";
+    $md .= "| $n | " . implode(' | ', $cells) . ' | ' . ($exact ? 'yes' : 'NO') . " |\n";
+}
+file_put_contents("$outDir/throughput.dat", $dat);
+$md .= "\n![throughput against processes](throughput.png)\n";
 $md .= "\n## 4. Herd-freedom (one holder, W waiters each on its own session; every holder releases in turn)\n\n| waiters | notifications per release | hand-over p50 ms | hand-over p99 ms |\n|---|---|---|---|\n";
 foreach ($R['herd'] as $w => $h) {
     $md .= sprintf("| %d | %.3f | %.2f | %.2f |\n", $w, $h['notifications_per_release'] ?? NAN, $h['handover_p50_ms'] ?? NAN, $h['handover_p99_ms'] ?? NAN);
@@ -398,8 +451,20 @@ file_put_contents("$outDir/handover.dat", $dat);
 $gp = "set terminal png size 800,450\nset output '$outDir/handover.png'\nset logscale x 2\nset xlabel 'waiters queued'\n"
     . "set ylabel 'hand-over latency (ms)'\nset title 'dlock hand-over latency against waiters (release returned -> next acquire returned)'\n"
     . "set yrange [0:*]\nset key left top\nplot '$outDir/handover.dat' using 1:2 with linespoints title 'p50', '' using 1:3 with linespoints title 'p99'\n";
+$plots = [];
+foreach ($size['scale_peers'] as $k => $name) {
+    $plots[] = sprintf("'%s/throughput.dat' using 1:%d with linespoints lw 2 title '%s'", $outDir, $k + 2, $name);
+}
+$gp .= "set output '$outDir/throughput.png'\nset xlabel 'processes contending for one lock'\nset ylabel 'lock cycles per second (all processes)'\n"
+    . "set title 'lock throughput against contending processes (one ZooKeeper, 2 shared cores)'\n"
+    . "set xtics (1, 2, 4, 8, 16, 32)\nset key outside right\nplot " . implode(', ', $plots) . "\n";
 $gpf = tempnam(sys_get_temp_dir(), 'gp');
 file_put_contents($gpf, $gp);
-shell_exec('gnuplot ' . escapeshellarg($gpf) . ' 2>&1');
+$gpOut = trim((string) shell_exec('gnuplot ' . escapeshellarg($gpf) . ' 2>&1'));
 unlink($gpf);
+foreach (['handover.png', 'throughput.png'] as $png) {
+    if (!is_file("$outDir/$png") || filemtime("$outDir/$png") < time() - 60) {
+        say("chart $png not written (is gnuplot installed?) $gpOut; the tables and .dat files are complete");
+    }
+}
 echo $md;

@@ -6,7 +6,7 @@
 # on the port after it), PostgreSQL (scripts/pg.sh --durable, DLOCK_BENCH_PG_PORT,
 # default 21880) and MariaDB (scripts/mysql.sh, DLOCK_BENCH_MYSQL_PORT, default
 # 21890), all stopped on exit, runs every scenario and writes
-# bench/results/<date>/{results.md,results.json,handover.png}.
+# bench/results/<date>/{results.md,results.json,handover.png,throughput.png}.
 #   bash bench/run.sh            full run (~10 minutes on 2 cores)
 #   bash bench/run.sh --smoke    small sizes, for CI (~1-2 minutes)
 set -euo pipefail
@@ -17,6 +17,7 @@ mkdir -p bench/bin
 cc="gcc -O2 -std=gnu11 -Wall"
 $cc -o bench/bin/floor bench/floor.c -lzookeeper_mt -lpthread
 $cc -o bench/bin/recipe bench/recipe.c -lzookeeper_mt -lpthread
+$cc -o bench/bin/limit bench/limit.c -lzookeeper_mt -lpthread
 $cc -o bench/bin/herd bench/herd.c core/dlock_*.c core/redis/*.c -lzookeeper_mt -lhiredis -lpthread
 jars="curator-client curator-framework curator-recipes zookeeper zookeeper-jute guava slf4j-api slf4j-nop
       netty-handler netty-common netty-transport netty-buffer netty-resolver netty-codec
