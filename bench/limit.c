@@ -45,6 +45,7 @@ static struct {
 	long ahead;     /* nodes listed ahead of ours */
 	long behind;    /* nodes listed behind ours */
 	char pred[512]; /* the node just ahead, when ahead > 0 */
+	int exists_rc;  /* the watch on pred: ZOK armed, ZNONODE gone already */
 } q;
 
 static unsigned child_gen;   /* generation of the child watch we care about (0: none) */
@@ -176,8 +177,20 @@ static void on_multi(int rc, const void *data)
 	pthread_mutex_unlock(&mu);
 }
 
+static void on_exists(int rc, const struct Stat *st, const void *data)
+{
+	(void)st, (void)data;
+	pthread_mutex_lock(&mu);
+	q.exists_rc = rc;
+	q.listed = 1;
+	pthread_cond_broadcast(&cv);
+	pthread_mutex_unlock(&mu);
+}
+
 /* The listing comes after the create's reply (same session, in order), so
- * our node's number is known here: only the place is kept, no names copied. */
+ * our node's number is known here: only the place is kept, no names copied.
+ * With a node ahead, the watch on it is sent from here, before the main
+ * thread even wakes (one wake-up per look instead of two). */
 static void on_children(int rc, const struct String_vector *kids, const void *data)
 {
 	(void)data;
@@ -203,6 +216,15 @@ static void on_children(int rc, const struct String_vector *kids, const void *da
 				best = s;
 				snprintf(q.pred, sizeof(q.pred), "%s/%s", lock_path, kids->data[k]);
 			}
+		}
+	}
+	if (rc == ZOK && q.create_rc == ZOK && q.ahead > 0) {
+		pred_event = 0;
+		q.exists_rc = zoo_awexists(zh, q.pred, pred_watcher, (void *)(uintptr_t)++pred_gen,
+		                           on_exists, NULL);
+		if (q.exists_rc == ZOK) {
+			pthread_mutex_unlock(&mu);
+			return; /* on_exists wakes the main thread */
 		}
 	}
 	q.listed = 1;
@@ -281,19 +303,13 @@ static void acquire(const char *prefix)
 	}
 	while (q.ahead > 0) {
 		int sure = q.ahead == 1, type;
-		struct Stat st;
 
-		pthread_mutex_lock(&mu);
-		pred_event = 0;
-		gen = ++pred_gen;
-		pthread_mutex_unlock(&mu);
-		rc = zoo_wexists(zh, q.pred, pred_watcher, (void *)(uintptr_t)gen, &st);
-		if (rc == ZNONODE) {
-			relist();
+		if (q.exists_rc == ZNONODE) {
+			relist(); /* gone before the watch was set: look again */
 			continue;
 		}
-		if (rc != ZOK) {
-			die("watch", rc);
+		if (q.exists_rc != ZOK) {
+			die("watch", q.exists_rc);
 		}
 		pthread_mutex_lock(&mu);
 		while (!pred_event) {
