@@ -6,12 +6,12 @@
 # on the port after it), PostgreSQL (scripts/pg.sh --durable, DLOCK_BENCH_PG_PORT,
 # default 21880) and MariaDB (scripts/mysql.sh, DLOCK_BENCH_MYSQL_PORT, default
 # 21890), all stopped on exit, runs every scenario and writes
-# bench/results/<date>/{results.md,results.json,handover.png,throughput.png}.
+# bench/results/<date>/{results.md,results.json,handover.png,throughput.png,callgrind.txt}.
 #   bash bench/run.sh            full run (~10 minutes on 2 cores)
 #   bash bench/run.sh --smoke    small sizes, for CI (~1-2 minutes)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-DLOCK_EXTRA_PACKAGES="${DLOCK_EXTRA_PACKAGES:-} default-jdk-headless libcurator-recipes-java python3-kazoo gnuplot-nox redis-server php-redis php-fpm libfcgi-bin postgresql mariadb-server php-pgsql php-mysql" \
+DLOCK_EXTRA_PACKAGES="${DLOCK_EXTRA_PACKAGES:-} default-jdk-headless libcurator-recipes-java python3-kazoo gnuplot-nox valgrind redis-server php-redis php-fpm libfcgi-bin postgresql mariadb-server php-pgsql php-mysql" \
 	scripts/setup.sh
 mkdir -p bench/bin
 cc="gcc -O2 -std=gnu11 -Wall"
@@ -54,6 +54,14 @@ export DLOCK_BENCH_SQL="postgres=$pg_dsn,mysql=$mysql_dsn"
 smoke=""
 [[ "${1:-}" == "--smoke" ]] && smoke="--smoke"
 out=bench/results/$(date -u +%Y-%m-%d)${smoke:+-smoke}
+[[ -e "$out" ]] && out=$out-$(date -u +%H%M) # a second run that day keeps the first
 [[ -n "$smoke" ]] && out=bench/out/smoke
 DLOCK_SO=$PWD/modules/dlock.so php -n -d "extension=$PWD/modules/dlock.so" bench/run.php "$hosts" "$out" $smoke
+if [[ -z "$smoke" ]]; then # instructions per cycle: repeatable where timings are not
+	{
+		echo "# bench/callgrind.sh $hosts ($(date -u '+%Y-%m-%d %H:%M') UTC): Ir per cycle, loop without the lock, lock's share"
+		bash bench/callgrind.sh "$hosts"
+	} >"$out/callgrind.txt"
+	cat "$out/callgrind.txt"
+fi
 echo "bench: results in $out"
