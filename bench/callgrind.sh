@@ -43,5 +43,5 @@ for c in php limit; do
 	y=$(envs=LIMIT_NO_LOCK=1 ir "$c-nolock" "$n2" "${base[@]}")
 	per=$(((b - a) / (n2 - n1))) loop=$(((y - x) / (n2 - n1)))
 	echo "$c $per $loop $((per - loop))"
-	[[ -n "$out" ]] && cp "$tmp/$c.$n2.out" "$out/callgrind.$c.out"
+	if [[ -n "$out" ]]; then cp "$tmp/$c.$n2.out" "$out/callgrind.$c.out"; fi
 done
