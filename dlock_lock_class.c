@@ -373,6 +373,18 @@ PHP_METHOD(DistributedLock, getFencingToken)
 	if (!(o = php_dlock_this(ZEND_THIS))) {
 		RETURN_THROWS();
 	}
+	/* a backend that gives tokens on demand proves the hold with the fetch
+	 * itself (SQL: the token statement runs in the holding session), so the
+	 * first call of a hold does not ask twice */
+	if (dlock_handle_holds(o->lock) > 0 && dlock_handle_token(o->lock) == 0) {
+		if ((rc = dlock_handle_fencing_token(o->lock, &token, &err)) != DLOCK_OK) {
+			php_dlock_throw(rc, &err, dlock_handle_path(o->lock));
+			RETURN_THROWS();
+		}
+		if (token != 0) {
+			RETURN_LONG((zend_long)token);
+		}
+	}
 	if (!dlock_handle_held(o->lock)) {
 		dlock_err_set(&err, DLOCK_ENOTHELD, 0, "lock %s is not held: no fencing token",
 		              dlock_handle_path(o->lock));
