@@ -9,11 +9,12 @@
  * "dlock:" + the first 58 hex digits of SHA2(name, 256), 64 characters,
  * computed by the server inside the statement (MySQL allows 64 characters,
  * MariaDB 192 bytes). Names always travel as hex literals X'...' (binary-safe,
- * nothing to escape). Server lock names are SERVER-wide, not per database, and
- * the server compares them case-insensitively ("Orders" and "orders" are one
- * lock on MariaDB 10.11): two names that meet on the server, by case or by a
- * hash collision, only exclude each other, never let two holders in. Tokens
- * are kept per exact name (the row key is the name's bytes).
+ * nothing to escape; a binary string, so the server compares names as exact
+ * bytes: "Orders" and "orders" are two locks, and so is a name with a
+ * trailing space). Server lock names are SERVER-wide, not per database. Two
+ * names that meet on the server by a hash collision only exclude each other,
+ * never let two holders in. Tokens are kept per exact name (the row key is
+ * the name's bytes).
  *
  * Acquire. A try first, in one round trip (multi-statement): GET_LOCK(n, 0)
  * into @dlock_ok, the token row bumped when it is 1, then both values: the
@@ -64,6 +65,16 @@
 #define DLOCK_MY_HEX_MAX  (2 * DLOCK_SQL_NAME_MAX + 4)
 #define DLOCK_MY_EXPR_MAX (DLOCK_MY_HEX_MAX + 48)
 #define DLOCK_MY_SQL_MAX  (2 * DLOCK_MY_EXPR_MAX + 2 * DLOCK_MY_HEX_MAX + 512)
+
+/* How long a side step (a cancel, an undo, a token after a wait) may take:
+ * DLOCK_MY_SIDE_MS, or less when connect_timeout is shorter, so a stalled
+ * server cannot stretch a timed call by more than connect_timeout. */
+static int64_t dlock_my_side_ms(const dlock_sql_conn *c)
+{
+	return c->cfg.connect_timeout_ms > 0 && c->cfg.connect_timeout_ms < DLOCK_MY_SIDE_MS
+	           ? c->cfg.connect_timeout_ms
+	           : DLOCK_MY_SIDE_MS;
+}
 
 /* Checks name[0..len): 1..DLOCK_SQL_NAME_MAX bytes, no NUL. */
 static int dlock_my_name_ok(const char *name, size_t len, dlock_err *err)
@@ -232,7 +243,7 @@ static int dlock_my_undo(dlock_sql_conn *c, const char *expr, int granted, dlock
 	         granted ? "SELECT RELEASE_LOCK(%s)"
 	                 : "SELECT IF(@dlock_ok = 1, RELEASE_LOCK(%s), 0); SET @dlock_ok = NULL",
 	         expr);
-	rc = dlock_my_simple(c, sql, 1, dlock_now_ms() + DLOCK_MY_SIDE_MS,
+	rc = dlock_my_simple(c, sql, 1, dlock_now_ms() + dlock_my_side_ms(c),
 	                     "release after a failed lock", &q, &e);
 	if (rc != DLOCK_OK) {
 		char first[121];
@@ -309,19 +320,28 @@ static int dlock_my_wait_lock(dlock_sql_conn *c, const char *expr, const char *h
 	q.nv = 1;
 	dlock_my_query_start(c, &q);
 	rc = dlock_my_query_run(c, &q, io_deadline, intr, "lock", err);
-	if (rc == DLOCK_EINTR || rc == DLOCK_ETIMEDOUT) {
+	if (rc == DLOCK_ETIMEDOUT) {
+		/* the server let the wait's own timeout and then connect_timeout
+		 * pass without a word: stalled or gone. Cancelling would cost up to
+		 * two more side steps; the connection is given up instead (which
+		 * ends the session, and any grant, on the server) */
+		c->broken = 1;
+		return dlock_err_set(err, DLOCK_ECONNLOSS, 0, "%s: no reply before the I/O deadline",
+		                     c->where);
+	}
+	if (rc == DLOCK_EINTR) {
 		/* the server is still waiting: cancel that wait from a side
 		 * session, then read the statement's end (1 if the grant raced
 		 * the cancel: released again) */
 		dlock_err e;
 
 		cause = rc;
-		if ((rc = dlock_my_cancel(c, dlock_now_ms() + DLOCK_MY_SIDE_MS, &e)) != DLOCK_OK) {
+		if ((rc = dlock_my_cancel(c, dlock_now_ms() + dlock_my_side_ms(c), &e)) != DLOCK_OK) {
 			c->broken = 1;
 			return dlock_err_set(err, DLOCK_ECONNLOSS, 0, "cannot cancel the lock wait: %.200s",
 			                     e.msg);
 		}
-		rc = dlock_my_query_run(c, &q, dlock_now_ms() + DLOCK_MY_SIDE_MS, NULL, "lock", err);
+		rc = dlock_my_query_run(c, &q, dlock_now_ms() + dlock_my_side_ms(c), NULL, "lock", err);
 		if (rc == DLOCK_ETIMEDOUT) {
 			c->broken = 1;
 			return dlock_err_set(err, DLOCK_ECONNLOSS, 0,
@@ -356,8 +376,8 @@ static int dlock_my_wait_lock(dlock_sql_conn *c, const char *expr, const char *h
 	}
 	/* granted: the token, with at least DLOCK_MY_SIDE_MS for its reply */
 	now = dlock_now_ms();
-	if (io_deadline >= 0 && io_deadline < now + DLOCK_MY_SIDE_MS) {
-		io_deadline = now + DLOCK_MY_SIDE_MS;
+	if (io_deadline >= 0 && io_deadline < now + dlock_my_side_ms(c)) {
+		io_deadline = now + dlock_my_side_ms(c);
 	}
 	snprintf(sql, sizeof(sql),
 	         "INSERT INTO " DLOCK_SQL_TOKEN_TABLE " (name, token) VALUES (%s, LAST_INSERT_ID(1))"

@@ -266,7 +266,8 @@ static int dlock_pg_connect(const dlock_target *t, int64_t deadline, const dlock
 {
 	static const char options[] =
 	    "-c lock_timeout=0 -c statement_timeout=0 -c idle_session_timeout=0 "
-	    "-c idle_in_transaction_session_timeout=0 -c tcp_keepalives_idle=10 "
+	    "-c idle_in_transaction_session_timeout=0 -c synchronous_commit=on -c "
+	    "tcp_keepalives_idle=10 "
 	    "-c tcp_keepalives_interval=5 -c tcp_keepalives_count=3";
 	const char *keys[] = {"host",
 	                      "port",

@@ -3,6 +3,7 @@
  * with its session, and the fork rule (a child holds nothing). */
 #include "dlock_sql_lock.h"
 
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -93,6 +94,22 @@ static int sl_alive(sl_lock *l)
 		return 0;
 	}
 	return 1;
+}
+
+/* Non-zero when l's session is in the middle of a statement that the caller
+ * (a signal handler run inside that wait) interrupted: nothing may be sent
+ * on it, and what its socket holds is the pending statement's answer. */
+static int sl_in_wait(const sl_lock *l)
+{
+	return l->holds > 0 && l->pid == getpid() && l->entry && l->entry->busy;
+}
+
+static int sl_in_wait_err(const dlock_handle *h, dlock_err *err)
+{
+	return dlock_err_set(err, DLOCK_EDEADLK, 0,
+	                     "lock %s: its server session is busy with the wait this call interrupted "
+	                     "(a signal handler?); try again after that wait",
+	                     h->path);
 }
 
 int dlock_sql_lock_new(dlock_handle *h, dlock_err *err)
@@ -298,6 +315,9 @@ int dlock_sql_lock_acquire(dlock_handle *h, const dlock_acquire_req *req, dlock_
 		sl_forget(l); /* a fork parent's hold: not ours */
 	}
 	if (l->holds > 0) {
+		if (sl_in_wait(l)) {
+			return sl_in_wait_err(h, err);
+		}
 		if (!sl_alive(l)) {
 			sl_forget(l);
 			return dlock_err_set(err, DLOCK_ELOST, 0,
@@ -319,6 +339,9 @@ int dlock_sql_lock_acquire(dlock_handle *h, const dlock_acquire_req *req, dlock_
 			 * server grants it beside the write at once */
 			sl_lock *w = req->grant_from->impl;
 
+			if (sl_in_wait(w)) {
+				return sl_in_wait_err(h, err);
+			}
 			if (!sl_alive(w)) {
 				return dlock_err_set(err, DLOCK_ELOST, 0,
 				                     "the write lock this read was to be granted beside is gone");
@@ -327,10 +350,22 @@ int dlock_sql_lock_acquire(dlock_handle *h, const dlock_acquire_req *req, dlock_
 		} else if ((rc = dlock_sql_pool_get(l->drv, &h->target, avoid,
 		                                    sl_busy(h, avoid, sizeof(avoid) / sizeof(avoid[0])),
 		                                    req->intr, &e, err)) != DLOCK_OK) {
-			return rc;
+			/* a wait whose connection was lost rides out a server restart
+			 * for connect_timeout (a refused connect fails at once) */
+			now = dlock_now_ms();
+			if (rc != DLOCK_ECONNECT || !loss_since ||
+			    now - loss_since >= h->target.connect_timeout_ms || (dl >= 0 && now >= dl)) {
+				return rc;
+			}
+			poll(NULL, 0, DLOCK_WAIT_SLICE_MS);
+			if (dlock_interrupted(req->intr)) {
+				return dlock_err_set(err, DLOCK_EINTR, 0, "interrupted");
+			}
+			continue;
 		}
 		sent = dlock_now_ms();
 		wait = dl < 0 ? -1 : dl > sent ? dl - sent : 0;
+		e->busy++;
 		if (h->kind == DLOCK_KIND_SEMAPHORE) {
 			rc = sl_sem_take(l, e->conn, wait, req->intr, &sname, &slen, err);
 		} else if (!(sname = malloc(h->path_len + 1))) {
@@ -342,6 +377,7 @@ int dlock_sql_lock_acquire(dlock_handle *h, const dlock_acquire_req *req, dlock_
 			                  wait < 0 ? -1 : sent + wait + h->target.connect_timeout_ms, req->intr,
 			                  NULL, err);
 		}
+		e->busy--;
 		if (rc == DLOCK_OK && !l->drv->alive(e->conn)) {
 			/* granted, but the session ended since (a process paused while
 			 * its connection was killed): nothing is held */
@@ -401,6 +437,9 @@ int dlock_sql_lock_release(dlock_handle *h, int wait, int all, dlock_err *err)
 		l->holds--; /* nested: counted here only */
 		return DLOCK_OK;
 	}
+	if (sl_in_wait(l)) {
+		return sl_in_wait_err(h, err);
+	}
 	if (!sl_alive(l)) {
 		sl_forget(l);
 		return dlock_err_set(err, DLOCK_ELOST, 0,
@@ -432,8 +471,8 @@ int dlock_sql_lock_held(dlock_handle *h)
 	int64_t sent;
 	int rc;
 
-	if (l->holds == 0 || !sl_alive(l)) {
-		return 0;
+	if (l->holds == 0 || sl_in_wait(l) || !sl_alive(l)) {
+		return 0; /* busy: the session cannot be asked now, so the hold is not certain */
 	}
 	/* a session lock has no lease: the server may end the session at any
 	 * moment (pg_terminate_backend, KILL) and the notice may be slow to
@@ -465,6 +504,9 @@ int dlock_sql_lock_verify(dlock_handle *h, dlock_err *err)
 	if (l->pid != getpid()) {
 		return dlock_err_set(err, DLOCK_EFORKED, 0, "lock %s is held by the parent process",
 		                     h->path);
+	}
+	if (sl_in_wait(l)) {
+		return sl_in_wait_err(h, err);
 	}
 	if (!sl_alive(l)) {
 		return dlock_err_set(err, DLOCK_ELOST, 0, "lock %s was lost (its server session ended)",
@@ -515,6 +557,9 @@ int dlock_sql_lock_token_fetch(dlock_handle *h, dlock_err *err)
 	}
 	if (l->token) {
 		return DLOCK_OK;
+	}
+	if (sl_in_wait(l)) {
+		return sl_in_wait_err(h, err);
 	}
 	if (!sl_alive(l)) {
 		return dlock_err_set(err, DLOCK_ELOST, 0, "lock %s was lost (its server session ended)",

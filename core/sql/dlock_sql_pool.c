@@ -42,8 +42,8 @@ int dlock_sql_pool_get(const dlock_sql_driver *drv, const dlock_target *t,
 		size_t i;
 
 		if (e->drv != drv || !dlock_target_same_server(&e->target, t) ||
-		    !dlock_sql_pool_str_eq(e->target.password, t->password)) {
-			continue;
+		    !dlock_sql_pool_str_eq(e->target.password, t->password) || e->busy) {
+			continue; /* busy: a handler inside that entry's wait opens its own */
 		}
 		for (i = 0; i < navoid && avoid[i] != e; i++) {
 		}
@@ -71,8 +71,10 @@ int dlock_sql_pool_get(const dlock_sql_driver *drv, const dlock_target *t,
 		pick->next = dlock_sql_pool_head;
 		dlock_sql_pool_head = pick;
 	}
+	pick->busy++;
 	rc =
 	    drv->connect(&pick->target, dlock_now_ms() + t->connect_timeout_ms, intr, &pick->conn, err);
+	pick->busy--;
 	if (rc != DLOCK_OK) {
 		return rc;
 	}

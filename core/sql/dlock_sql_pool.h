@@ -21,10 +21,12 @@ typedef struct dlock_sql_entry {
 	pid_t pid;            /* the process that opened it */
 	uint64_t gen;         /* bumped whenever conn is dropped: older holds are gone */
 	unsigned users;       /* holds of lock objects on this session */
+	unsigned busy;        /* a statement or connect is in flight: a signal handler that
+	                         runs inside that wait must not use this session */
 } dlock_sql_entry;
 
 /* An open connection of drv to t's server (same credentials) in *out,
- * skipping the entries in avoid[0..navoid): the first open one, else one
+ * skipping busy entries and the entries in avoid[0..navoid): the first open one, else one
  * opened now (connect within t->connect_timeout_ms). Before anything else,
  * entries a fork parent opened are abandoned (their sessions are the
  * parent's). Returns DLOCK_OK or a driver's connect status. */
