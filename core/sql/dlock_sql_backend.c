@@ -120,36 +120,16 @@ static void dlock_my_shutdown(int final)
 	dlock_sql_pool_shutdown(&dlock_my_driver, final);
 }
 
-const dlock_backend_ops dlock_pg_backend = {
-    "postgres",
-    dlock_sql_lock_new,
-    dlock_sql_lock_free,
-    dlock_sql_lock_acquire,
-    dlock_sql_lock_release,
-    dlock_sql_lock_held,
-    dlock_sql_lock_verify,
-    dlock_sql_lock_holds,
-    dlock_sql_lock_token,
-    dlock_sql_lock_self_conflict,
-    dlock_sql_participants,
-    dlock_pg_connections,
-    dlock_pg_shutdown,
-    dlock_sql_lock_token_fetch,
-};
+/* The two tables differ only in their name and their own connections. */
+#define DLOCK_SQL_OPS(label, connections, shutdown)                                                \
+	{                                                                                              \
+		label, dlock_sql_lock_new, dlock_sql_lock_free, dlock_sql_lock_acquire,                    \
+		    dlock_sql_lock_release, dlock_sql_lock_held, dlock_sql_lock_verify,                    \
+		    dlock_sql_lock_holds, dlock_sql_lock_token, dlock_sql_lock_self_conflict,              \
+		    dlock_sql_participants, connections, shutdown, dlock_sql_lock_token_fetch,             \
+	}
 
-const dlock_backend_ops dlock_my_backend = {
-    "mysql",
-    dlock_sql_lock_new,
-    dlock_sql_lock_free,
-    dlock_sql_lock_acquire,
-    dlock_sql_lock_release,
-    dlock_sql_lock_held,
-    dlock_sql_lock_verify,
-    dlock_sql_lock_holds,
-    dlock_sql_lock_token,
-    dlock_sql_lock_self_conflict,
-    dlock_sql_participants,
-    dlock_my_connections,
-    dlock_my_shutdown,
-    dlock_sql_lock_token_fetch,
-};
+const dlock_backend_ops dlock_pg_backend =
+    DLOCK_SQL_OPS("postgres", dlock_pg_connections, dlock_pg_shutdown);
+const dlock_backend_ops dlock_my_backend =
+    DLOCK_SQL_OPS("mysql", dlock_my_connections, dlock_my_shutdown);

@@ -492,11 +492,11 @@ int dlock_sql_lock_held(dlock_handle *h)
 	return 0;
 }
 
-int dlock_sql_lock_verify(dlock_handle *h, dlock_err *err)
+/* DLOCK_OK when l's hold can be asked about now: held by this object in
+ * this process, its session not mid-wait, its socket showing no end. */
+static int sl_askable(sl_lock *l, dlock_err *err)
 {
-	sl_lock *l = h->impl;
-	int64_t sent;
-	int rc;
+	const dlock_handle *h = l->h;
 
 	if (l->holds == 0) {
 		return dlock_err_set(err, DLOCK_ENOTHELD, 0, "lock %s is not held by this object", h->path);
@@ -511,6 +511,18 @@ int dlock_sql_lock_verify(dlock_handle *h, dlock_err *err)
 	if (!sl_alive(l)) {
 		return dlock_err_set(err, DLOCK_ELOST, 0, "lock %s was lost (its server session ended)",
 		                     h->path);
+	}
+	return DLOCK_OK;
+}
+
+int dlock_sql_lock_verify(dlock_handle *h, dlock_err *err)
+{
+	sl_lock *l = h->impl;
+	int64_t sent;
+	int rc;
+
+	if ((rc = sl_askable(l, err)) != DLOCK_OK) {
+		return rc;
 	}
 	sent = dlock_now_ms();
 	rc = l->drv->check(l->entry->conn, l->sname, l->slen, sl_shared(h),
@@ -548,22 +560,11 @@ int dlock_sql_lock_token_fetch(dlock_handle *h, dlock_err *err)
 	int64_t sent, token = 0;
 	int rc;
 
-	if (l->holds == 0) {
-		return dlock_err_set(err, DLOCK_ENOTHELD, 0, "lock %s is not held by this object", h->path);
-	}
-	if (l->pid != getpid()) {
-		return dlock_err_set(err, DLOCK_EFORKED, 0, "lock %s is held by the parent process",
-		                     h->path);
-	}
-	if (l->token) {
+	if (l->holds > 0 && l->pid == getpid() && l->token) {
 		return DLOCK_OK;
 	}
-	if (sl_in_wait(l)) {
-		return sl_in_wait_err(h, err);
-	}
-	if (!sl_alive(l)) {
-		return dlock_err_set(err, DLOCK_ELOST, 0, "lock %s was lost (its server session ended)",
-		                     h->path);
+	if ((rc = sl_askable(l, err)) != DLOCK_OK) {
+		return rc;
 	}
 	sent = dlock_now_ms();
 	rc = l->drv->token(l->entry->conn, h->path, h->path_len, l->sname, l->slen, sl_shared(h),
