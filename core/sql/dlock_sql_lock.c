@@ -14,13 +14,16 @@
 typedef struct sl_lock {
 	dlock_handle *h;
 	const dlock_sql_driver *drv;
-	dlock_sql_entry *entry;    /* the session of the hold, while holds > 0 */
-	uint64_t gen;              /* entry->gen when the hold was taken */
-	unsigned holds;            /* nested holds of this object */
-	int64_t token;             /* fencing token of the hold */
-	int64_t confirmed;         /* when the last proof of the hold was asked for */
-	pid_t pid;                 /* the process that took the hold */
-	int lost;                  /* the server said the hold is gone */
+	dlock_sql_entry *entry; /* the session of the hold, while holds > 0 */
+	uint64_t gen;           /* entry->gen when the hold was taken */
+	unsigned holds;         /* nested holds of this object */
+	int64_t token;          /* fencing token of the hold */
+	int64_t confirmed;      /* when the last proof of the hold was asked for */
+	pid_t pid;              /* the process that took the hold */
+	int lost;               /* the server said the hold is gone */
+	int acquiring;          /* inside dlock_sql_lock_acquire (a signal handler may run
+	                           inside its wait) */
+	struct sl_lock *next_acquiring;
 	char *sname;               /* the hold's name on the server (owned): the lock's
 	                              name, or a semaphore's slot */
 	size_t slen;               /* bytes of sname */
@@ -28,6 +31,7 @@ typedef struct sl_lock {
 } sl_lock;
 
 static sl_lock *sl_held;
+static sl_lock *sl_acquiring; /* objects inside acquire(), innermost first */
 
 const dlock_sql_driver *dlock_sql_driver_of(const dlock_target *t)
 {
@@ -156,7 +160,11 @@ void dlock_sql_lock_free(dlock_handle *h)
 	if (!l) {
 		return;
 	}
-	if (l->holds > 0 && l->pid == getpid()) {
+	if (l->holds > 0 && l->pid == getpid() && sl_in_wait(l)) {
+		/* destroyed in a signal handler while its session waits for another
+		 * lock: the unlock is sent when that wait ends */
+		dlock_sql_pool_defer(l->entry, l->sname, l->slen, sl_shared(h));
+	} else if (l->holds > 0 && l->pid == getpid()) {
 		dlock_sql_lock_release(h, 1, 1, NULL);
 	}
 	sl_forget(l);
@@ -306,7 +314,7 @@ static int sl_sem_give(sl_lock *l, dlock_err *err)
 	return rc;
 }
 
-int dlock_sql_lock_acquire(dlock_handle *h, const dlock_acquire_req *req, dlock_err *err)
+static int sl_acquire(dlock_handle *h, const dlock_acquire_req *req, dlock_err *err)
 {
 	sl_lock *l = h->impl;
 	int64_t dl = req->timeout_ms < 0 ? -1 : dlock_now_ms() + req->timeout_ms, loss_since = 0;
@@ -378,6 +386,7 @@ int dlock_sql_lock_acquire(dlock_handle *h, const dlock_acquire_req *req, dlock_
 			                  NULL, err);
 		}
 		e->busy--;
+		dlock_sql_pool_settle(e); /* unlocks owed since the wait began (see lock_free) */
 		if (rc == DLOCK_OK && !l->drv->alive(e->conn)) {
 			/* granted, but the session ended since (a process paused while
 			 * its connection was killed): nothing is held */
@@ -405,7 +414,7 @@ int dlock_sql_lock_acquire(dlock_handle *h, const dlock_acquire_req *req, dlock_
 		dlock_sql_pool_drop(e); /* every hold of that session went with it */
 		now = dlock_now_ms();
 		if (!loss_since) {
-			loss_since = sent;
+			loss_since = now; /* when the loss was seen, not when the wait began */
 		}
 		if (req->grant_from || now - loss_since >= h->target.connect_timeout_ms ||
 		    (dl >= 0 && now >= dl)) {
@@ -547,6 +556,32 @@ int dlock_sql_lock_verify(dlock_handle *h, dlock_err *err)
 	return rc;
 }
 
+int dlock_sql_lock_acquire(dlock_handle *h, const dlock_acquire_req *req, dlock_err *err)
+{
+	sl_lock *l = h->impl, **p;
+	int rc;
+
+	if (l->acquiring) {
+		/* a signal handler run inside this object's own wait */
+		return dlock_err_set(err, DLOCK_EDEADLK, 0,
+		                     "lock %s: this object's acquire() is already waiting (called again "
+		                     "from a signal handler?)",
+		                     h->path);
+	}
+	l->acquiring = 1;
+	l->next_acquiring = sl_acquiring;
+	sl_acquiring = l;
+	rc = sl_acquire(h, req, err);
+	for (p = &sl_acquiring; *p; p = &(*p)->next_acquiring) {
+		if (*p == l) {
+			*p = l->next_acquiring;
+			break;
+		}
+	}
+	l->acquiring = 0;
+	return rc;
+}
+
 unsigned dlock_sql_lock_holds(const dlock_handle *h)
 {
 	const sl_lock *l = h->impl;
@@ -592,19 +627,29 @@ int64_t dlock_sql_lock_token(const dlock_handle *h)
 	return l->holds > 0 ? l->token : 0;
 }
 
+/* Non-zero when o (another object, holding or inside acquire()) excludes
+ * h on the same name and server. */
+static int sl_excludes(const sl_lock *o, const dlock_handle *h)
+{
+	return o->h != h && o->h->path_len == h->path_len &&
+	       memcmp(o->h->path, h->path, h->path_len) == 0 &&
+	       dlock_target_same_server(&o->h->target, &h->target) &&
+	       (o->h->kind == DLOCK_KIND_SEMAPHORE) == (h->kind == DLOCK_KIND_SEMAPHORE) &&
+	       !(sl_shared(h) && sl_shared(o->h));
+}
+
 int dlock_sql_lock_self_conflict(const dlock_handle *h)
 {
 	const sl_lock *o;
 	int mine = 0;
 
 	for (o = sl_held; o; o = o->next_held) {
-		if (o->h != h && o->holds > 0 && o->pid == getpid() && o->h->path_len == h->path_len &&
-		    memcmp(o->h->path, h->path, h->path_len) == 0 &&
-		    dlock_target_same_server(&o->h->target, &h->target) &&
-		    (o->h->kind == DLOCK_KIND_SEMAPHORE) == (h->kind == DLOCK_KIND_SEMAPHORE) &&
-		    !(sl_shared(h) && sl_shared(o->h))) {
-			mine++;
-		}
+		mine += o->holds > 0 && o->pid == getpid() && sl_excludes(o, h);
+	}
+	/* an acquire() this call interrupts (a signal handler) is queued ahead
+	 * of it in the server: waiting behind it would wait for ourselves */
+	for (o = sl_acquiring; o; o = o->next_acquiring) {
+		mine += o->holds == 0 && sl_excludes(o, h);
 	}
 	/* a semaphore waits for itself only when this process has every lease */
 	return h->kind == DLOCK_KIND_SEMAPHORE ? mine >= h->max_leases : mine > 0;

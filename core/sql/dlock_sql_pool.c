@@ -7,6 +7,8 @@
 
 static dlock_sql_entry *dlock_sql_pool_head;
 
+static void dlock_sql_pool_forget_deferred(dlock_sql_entry *e);
+
 static int dlock_sql_pool_str_eq(const char *a, const char *b)
 {
 	return (!a && !b) || (a && b && strcmp(a, b) == 0);
@@ -24,6 +26,7 @@ static void dlock_sql_pool_forget_parent(void)
 			continue;
 		}
 		*p = e->next;
+		dlock_sql_pool_forget_deferred(e);
 		e->drv->abandon(e->conn);
 		dlock_target_clear(&e->target);
 		free(e);
@@ -82,8 +85,60 @@ int dlock_sql_pool_get(const dlock_sql_driver *drv, const dlock_target *t,
 	return DLOCK_OK;
 }
 
+static void dlock_sql_pool_forget_deferred(dlock_sql_entry *e)
+{
+	while (e->deferred) {
+		dlock_sql_deferred *d = e->deferred;
+
+		e->deferred = d->next;
+		free(d->name);
+		free(d);
+	}
+}
+
+void dlock_sql_pool_defer(dlock_sql_entry *e, const char *name, size_t len, int shared)
+{
+	dlock_sql_deferred *d = calloc(1, sizeof(*d));
+
+	if (!d || !(d->name = malloc(len ? len : 1))) {
+		free(d);
+		e->lost_deferred = 1;
+		return;
+	}
+	memcpy(d->name, name, len);
+	d->len = len;
+	d->shared = shared;
+	d->next = e->deferred;
+	e->deferred = d;
+}
+
+void dlock_sql_pool_settle(dlock_sql_entry *e)
+{
+	if (e->busy || (!e->deferred && !e->lost_deferred)) {
+		return;
+	}
+	if (e->lost_deferred || !e->conn) {
+		e->lost_deferred = 0;
+		dlock_sql_pool_drop(e);
+		return;
+	}
+	while (e->deferred && e->conn) {
+		dlock_sql_deferred *d = e->deferred;
+		int rc = e->drv->unlock(e->conn, d->name, d->len, d->shared,
+		                        dlock_now_ms() + e->target.connect_timeout_ms, NULL);
+
+		e->deferred = d->next;
+		free(d->name);
+		free(d);
+		if (rc != DLOCK_OK && rc != DLOCK_ENOTHELD) {
+			dlock_sql_pool_drop(e); /* ending the session frees what is owed */
+		}
+	}
+}
+
 void dlock_sql_pool_drop(dlock_sql_entry *e)
 {
+	dlock_sql_pool_forget_deferred(e);
 	if (e->conn) {
 		e->drv->close(e->conn);
 		e->conn = NULL;

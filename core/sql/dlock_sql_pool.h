@@ -13,16 +13,27 @@
 
 #include "dlock_sql_driver.h"
 
+/* An unlock owed to a session that was busy when its lock object went away
+ * (a destructor in a signal handler run inside the session's wait). */
+typedef struct dlock_sql_deferred {
+	struct dlock_sql_deferred *next;
+	char *name; /* the hold's server-side name (owned) */
+	size_t len;
+	int shared;
+} dlock_sql_deferred;
+
 typedef struct dlock_sql_entry {
 	struct dlock_sql_entry *next;
 	const dlock_sql_driver *drv;
-	dlock_target target;  /* owned copy: where and as whom */
-	dlock_sql_conn *conn; /* the open session, or NULL (opened on demand) */
-	pid_t pid;            /* the process that opened it */
-	uint64_t gen;         /* bumped whenever conn is dropped: older holds are gone */
-	unsigned users;       /* holds of lock objects on this session */
-	unsigned busy;        /* a statement or connect is in flight: a signal handler that
-	                         runs inside that wait must not use this session */
+	dlock_target target;          /* owned copy: where and as whom */
+	dlock_sql_conn *conn;         /* the open session, or NULL (opened on demand) */
+	pid_t pid;                    /* the process that opened it */
+	uint64_t gen;                 /* bumped whenever conn is dropped: older holds are gone */
+	unsigned users;               /* holds of lock objects on this session */
+	unsigned busy;                /* a statement or connect is in flight: a signal handler that
+	                                 runs inside that wait must not use this session */
+	dlock_sql_deferred *deferred; /* unlocks to send once busy is 0 again */
+	int lost_deferred;            /* an unlock could not be recorded: drop the session */
 } dlock_sql_entry;
 
 /* An open connection of drv to t's server (same credentials) in *out,
@@ -37,6 +48,14 @@ int dlock_sql_pool_get(const dlock_sql_driver *drv, const dlock_target *t,
 /* Closes e's session (the server frees its holds) and bumps e->gen; e stays
  * in the pool and reconnects on demand. */
 void dlock_sql_pool_drop(dlock_sql_entry *e);
+
+/* Owes e's session an unlock of name[0..len) (copied), sent by
+ * dlock_sql_pool_settle. Out of memory: the session is dropped at settle
+ * instead (which frees every hold of it). */
+void dlock_sql_pool_defer(dlock_sql_entry *e, const char *name, size_t len, int shared);
+
+/* Sends the unlocks e owes (errors end the session, which frees them too). */
+void dlock_sql_pool_settle(dlock_sql_entry *e);
 
 /* Open connections of drv in this process. */
 unsigned dlock_sql_pool_size(const dlock_sql_driver *drv);

@@ -1,5 +1,5 @@
 --TEST--
-SQL (postgres, mysql): a signal handler that runs while acquire() waits and uses another lock held on the same session (release, isAcquired, checkHeld, getFencingToken, a nested acquire) gets an exception or "not certain", never a crash, a hang or a lost lock; after the wait the lock is still held and works (review defect D1)
+SQL (postgres, mysql): a signal handler that runs while acquire() waits and uses another lock held on the same session (release, isAcquired, checkHeld, getFencingToken, a nested acquire) gets an exception or "not certain", never a crash, a hang or a lost lock; after the wait the lock is still held and works; the waiting object itself, or an untimed acquire of the awaited name, is refused; a lock destroyed in the handler is unlocked when the wait ends (review defects)
 --EXTENSIONS--
 dlock
 pcntl
@@ -30,7 +30,10 @@ $l->release();
 ', [$busy, $b]);
     dlt_check(dlt_line($o) === 'other holds', 'another process holds the second lock');
     $seen = [];
-    pcntl_signal(SIGUSR1, function () use ($held, $a, $b, &$seen) {
+    $dropped = new DistributedLock($a . ':dropped', dlt_sopts($b));
+    dlt_check($dropped->acquire(5), 'a third lock held on the same session');
+    $w = new DistributedLock($busy, dlt_sopts($b));
+    pcntl_signal(SIGUSR1, function () use ($held, $a, $b, $busy, &$seen, &$w, &$dropped) {
         foreach (['release' => fn() => $held->release(), 'isAcquired' => fn() => $held->isAcquired(),
                   'checkHeld' => fn() => $held->checkHeld(), 'token' => fn() => $held->getFencingToken(),
                   'nested' => fn() => $held->acquire(1)] as $what => $f) {
@@ -41,6 +44,15 @@ $l->release();
                 $seen[$what] = get_class($e);
             }
         }
+        foreach (['the waiting object' => fn() => $w->acquire(1),
+                  'untimed, awaited name' => fn() => (new DistributedLock($busy, dlt_sopts($b)))->acquire()] as $what => $f) {
+            try {
+                $seen[$what] = var_export($f(), true);
+            } catch (DistributedLockException $e) {
+                $seen[$what] = get_class($e);
+            }
+        }
+        $dropped = null; /* destroyed while its session waits: unlocked after the wait */
         /* a lock of another name: acquired on a session of its own */
         $x = new DistributedLock($a . ':x', dlt_sopts($b));
         $seen['other name'] = var_export($x->acquire(1), true);
@@ -53,7 +65,6 @@ $l->release();
         posix_kill($me, SIGUSR1);
         exit(0);
     }
-    $w = new DistributedLock($busy, dlt_sopts($b));
     $t = microtime(true);
     $r = $w->acquire(1.5);
     $dt = microtime(true) - $t;
@@ -66,6 +77,7 @@ $l->release();
     dlt_check($held->getFencingToken() > 0, 'and has a token');
     $held->release();
     dlt_check(!$held->isAcquired() && dlt_sql_holders($b, $a) === [], 'released: nothing held on the server');
+    dlt_check(dlt_sql_holders($b, $a . ':dropped') === [], 'the lock destroyed in the handler is free on the server');
     dlt_send($o, 'go');
     dlt_check(dlt_finish($o) === 0, 'the other process ended');
 }
@@ -73,24 +85,29 @@ $l->release();
 --CLEAN--
 <?php
 require __DIR__ . '/../inc/sql.inc';
-dlt_sql_clean(dlt_skey('s18-held', 'postgres'), dlt_skey('s18-busy', 'postgres'), dlt_skey('s18-held', 'mysql'), dlt_skey('s18-busy', 'mysql'));
+dlt_sql_clean(dlt_skey('s18-held', 'postgres'), dlt_skey('s18-busy', 'postgres'), dlt_skey('s18-held', 'mysql'), dlt_skey('s18-busy', 'mysql'),
+    dlt_skey('s18-held', 'postgres') . ':dropped', dlt_skey('s18-held', 'mysql') . ':dropped');
 ?>
 --EXPECT--
 -- postgres
 held
 another process holds the second lock
+a third lock held on the same session
 the wait ran to its timeout
-{"checkHeld":"DistributedLockException","isAcquired":"false","nested":"DistributedLockException","other name":"true","release":"DistributedLockException","token":"DistributedLockException"}
+{"checkHeld":"DistributedLockException","isAcquired":"false","nested":"DistributedLockException","other name":"true","release":"DistributedLockException","the waiting object":"DistributedLockException","token":"DistributedLockException","untimed, awaited name":"DistributedLockException"}
 after the wait the lock is still held
 and has a token
 released: nothing held on the server
+the lock destroyed in the handler is free on the server
 the other process ended
 -- mysql
 held
 another process holds the second lock
+a third lock held on the same session
 the wait ran to its timeout
-{"checkHeld":"DistributedLockException","isAcquired":"false","nested":"DistributedLockException","other name":"true","release":"DistributedLockException","token":"DistributedLockException"}
+{"checkHeld":"DistributedLockException","isAcquired":"false","nested":"DistributedLockException","other name":"true","release":"DistributedLockException","the waiting object":"DistributedLockException","token":"DistributedLockException","untimed, awaited name":"DistributedLockException"}
 after the wait the lock is still held
 and has a token
 released: nothing held on the server
+the lock destroyed in the handler is free on the server
 the other process ended
