@@ -1,0 +1,377 @@
+/* dlock_pg_conn.c: one PostgreSQL session of the SQL backend (libpq): the
+ * connect and its setup (keepalives, timeouts, the token table, the
+ * prepared statements), every read as a poll() slice with the interrupt
+ * hook and a server-side cancel, the FATAL notice that says a session is
+ * ending, and a fork child's silent abandon. The statements themselves are
+ * dlock_pg.c's. */
+#include "dlock_pg_conn.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static void dlock_pg_notice(void *arg, const PGresult *res)
+{
+	dlock_sql_conn *c = arg;
+	const char *sev = PQresultErrorField(res, PG_DIAG_SEVERITY_NONLOCALIZED);
+
+	if (sev && (strcmp(sev, "FATAL") == 0 || strcmp(sev, "PANIC") == 0)) {
+		c->doomed = 1; /* e.g. pg_terminate_backend(): sent before the locks are freed */
+	}
+}
+
+/* Waits up to one slice for events on c's socket. Returns 1 ready, 0 the
+ * slice passed, -1 a poll() error. */
+static int dlock_pg_poll(dlock_sql_conn *c, short events, int64_t deadline)
+{
+	struct pollfd pfd = {PQsocket(c->pg), events, 0};
+	int64_t slice = DLOCK_WAIT_SLICE_MS, now = dlock_now_ms();
+	int n;
+
+	if (deadline >= 0 && deadline - now < slice) {
+		slice = deadline > now ? deadline - now : 0;
+	}
+	n = poll(&pfd, 1, (int)slice);
+	if (n < 0) {
+		return errno == EINTR ? 0 : -1;
+	}
+	return n > 0;
+}
+
+/* The status of a failed statement or connection, with err filled. */
+int dlock_pg_fail(dlock_sql_conn *c, const PGresult *r, dlock_err *err)
+{
+	const char *state = r ? PQresultErrorField(r, PG_DIAG_SQLSTATE) : NULL;
+	const char *msg = r ? PQresultErrorMessage(r) : PQerrorMessage(c->pg);
+	size_t n = strcspn(msg ? msg : "", "\n");
+
+	if (PQstatus(c->pg) == CONNECTION_BAD || c->doomed || !state || strncmp(state, "08", 2) == 0 ||
+	    strncmp(state, "57P", 3) == 0) {
+		return dlock_err_set(err, DLOCK_ECONNLOSS, 0, "%s: connection lost: %.*s", c->where, (int)n,
+		                     msg ? msg : "");
+	}
+	if (strcmp(state, "55P03") == 0) {
+		return dlock_err_set(err, DLOCK_ETIMEDOUT, 0, "%s: lock_timeout", c->where);
+	}
+	if (strcmp(state, "26000") == 0) {
+		/* our statements are prepared at connect: this session is not the
+		 * one that connected */
+		return dlock_err_set(err, DLOCK_ESERVER, 0,
+		                     "%s: the session lost its prepared statements: statements run on "
+		                     "different server sessions (a connection pooler in transaction mode, "
+		                     "such as PgBouncer?); session locks cannot work through it",
+		                     c->where);
+	}
+	if (strcmp(state, "57014") == 0) {
+		return dlock_err_set(err, DLOCK_EINTR, 0, "%s: wait cancelled", c->where);
+	}
+	if (strncmp(state, "28", 2) == 0 || strncmp(state, "42501", 5) == 0) {
+		return dlock_err_set(err, DLOCK_EAUTH, 0, "%s: %.*s", c->where, (int)n, msg);
+	}
+	return dlock_err_set(err, DLOCK_ESERVER, 0, "%s: %.*s (SQLSTATE %s)", c->where, (int)n, msg,
+	                     state);
+}
+
+/* Runs sql (one or more statements) and returns its result in *out: the
+ * first failed statement's result, else the last one (NULL when none),
+ * owned by the caller (PQclear). Waits until deadline (< 0: none); when intr
+ * asks to stop, the statement is cancelled in the server and *cancelled set,
+ * and its answer is still read (for at most grace_ms). Returns DLOCK_OK or
+ * DLOCK_ECONNLOSS (the connection is unusable). */
+int dlock_pg_run(dlock_sql_conn *c, const char *sql, int64_t deadline, const dlock_interrupt *intr,
+                 int *cancelled, PGresult **out, dlock_err *err)
+{
+	PGresult *keep = NULL, *r;
+	int flushing = 1;
+
+	*out = NULL;
+	if (cancelled) {
+		*cancelled = 0;
+	}
+	if (c->doomed || !PQsendQuery(c->pg, sql)) {
+		return dlock_pg_fail(c, NULL, err);
+	}
+	for (;;) {
+		int ready;
+
+		if (flushing) {
+			int f = PQflush(c->pg);
+
+			if (f < 0) {
+				goto lost;
+			}
+			flushing = f == 1;
+		}
+		while (!flushing && !PQisBusy(c->pg)) {
+			if (!(r = PQgetResult(c->pg))) {
+				*out = keep;
+				return DLOCK_OK;
+			}
+			if (!keep || PQresultStatus(keep) != PGRES_FATAL_ERROR) {
+				PQclear(keep); /* keep the first error, else the last result */
+				keep = r;
+			} else {
+				PQclear(r);
+			}
+		}
+		if (deadline >= 0 && dlock_now_ms() >= deadline) {
+			PQclear(keep);
+			return dlock_err_set(err, DLOCK_ECONNLOSS, 0, "%s: no answer in time", c->where);
+		}
+		ready = dlock_pg_poll(c, flushing ? POLLIN | POLLOUT : POLLIN, deadline);
+		if (ready < 0 || (ready && !PQconsumeInput(c->pg))) {
+			goto lost;
+		}
+		if (cancelled && !*cancelled && dlock_interrupted(intr)) {
+			char buf[256];
+
+			*cancelled = 1;
+			if (!c->cancel || !PQcancel(c->cancel, buf, sizeof(buf))) {
+				goto lost; /* cannot stop the wait: the connection must go */
+			}
+			deadline = dlock_now_ms() + c->grace_ms;
+		}
+	}
+lost:
+	PQclear(keep);
+	return dlock_pg_fail(c, NULL, err);
+}
+
+/* Runs sql expecting rows (or a command) and maps a failed statement. */
+int dlock_pg_query(dlock_sql_conn *c, const char *sql, int64_t deadline, PGresult **out,
+                   dlock_err *err)
+{
+	int rc = dlock_pg_run(c, sql, deadline, NULL, NULL, out, err);
+
+	if (rc == DLOCK_OK && (!*out || PQresultStatus(*out) == PGRES_FATAL_ERROR)) {
+		rc = *out ? dlock_pg_fail(c, *out, err)
+		          : dlock_err_set(err, DLOCK_ESERVER, 0, "%s: no result", c->where);
+		PQclear(*out);
+		*out = NULL;
+	}
+	return rc;
+}
+
+void dlock_pg_close(dlock_sql_conn *c)
+{
+	if (!c) {
+		return;
+	}
+	if (c->cancel) {
+		PQfreeCancel(c->cancel);
+	}
+	if (c->pg) {
+		PQfinish(c->pg); /* sends Terminate: the server frees the session's locks */
+	}
+	free(c);
+}
+
+void dlock_pg_abandon(dlock_sql_conn *c)
+{
+	int fd, null;
+
+	if (!c) {
+		return;
+	}
+	/* the parent still talks on this socket: point our descriptor at
+	 * /dev/null so that PQfinish's Terminate reaches nobody */
+	fd = c->pg ? PQsocket(c->pg) : -1;
+	null = open("/dev/null", O_RDWR | O_CLOEXEC);
+	if (fd >= 0 && null >= 0) {
+		dup2(null, fd);
+	}
+	if (null >= 0) {
+		close(null);
+	}
+	dlock_pg_close(c);
+}
+
+static int dlock_pg_connect_fail(dlock_sql_conn *c, int status, const char *what, dlock_err *err)
+{
+	const char *msg = PQerrorMessage(c->pg);
+	size_t n = strcspn(msg ? msg : "", "\n");
+
+	if (status == DLOCK_ECONNECT &&
+	    (strstr(msg, "password") || strstr(msg, "authentication") || strstr(msg, "role"))) {
+		status = DLOCK_EAUTH;
+	}
+	dlock_err_set(err, status, 0, "%s: %s%s%.*s", c->where, what, n ? ": " : "", (int)n, msg);
+	dlock_pg_close(c);
+	return status;
+}
+
+int dlock_pg_connect(const dlock_target *t, int64_t deadline, const dlock_interrupt *intr,
+                     dlock_sql_conn **out, dlock_err *err)
+{
+	static const char options[] =
+	    "-c lock_timeout=0 -c statement_timeout=0 -c idle_session_timeout=0 "
+	    "-c idle_in_transaction_session_timeout=0 -c synchronous_commit=on -c "
+	    "tcp_keepalives_idle=10 "
+	    "-c tcp_keepalives_interval=5 -c tcp_keepalives_count=3";
+	const char *keys[] = {"host",
+	                      "port",
+	                      "user",
+	                      "password",
+	                      "dbname",
+	                      "application_name",
+	                      "keepalives",
+	                      "keepalives_idle",
+	                      "keepalives_interval",
+	                      "keepalives_count",
+	                      "options",
+	                      NULL};
+	char port[16];
+	const char *vals[12];
+	dlock_sql_conn *c = calloc(1, sizeof(*c));
+	PostgresPollingStatusType st = PGRES_POLLING_WRITING;
+	PGresult *r = NULL;
+	int rc;
+
+	*out = NULL;
+	if (!c) {
+		return dlock_err_set(err, DLOCK_ENOMEM, 0, "out of memory");
+	}
+	dlock_target_where(t, c->where, sizeof(c->where));
+	c->grace_ms = t->connect_timeout_ms > 0 ? t->connect_timeout_ms : 1000;
+	snprintf(port, sizeof(port), "%d", t->port);
+	vals[0] = t->host;
+	vals[1] = port;
+	vals[2] = t->user;
+	vals[3] = t->password;
+	vals[4] = t->dbname;
+	vals[5] = "dlock";
+	vals[6] = "1";
+	vals[7] = "10";
+	vals[8] = "5";
+	vals[9] = "3";
+	vals[10] = options;
+	vals[11] = NULL;
+	if (!(c->pg = PQconnectStartParams(keys, vals, 0))) {
+		free(c);
+		return dlock_err_set(err, DLOCK_ENOMEM, 0, "out of memory");
+	}
+	if (PQstatus(c->pg) == CONNECTION_BAD) {
+		return dlock_pg_connect_fail(c, DLOCK_ECONNECT, "cannot connect", err);
+	}
+	while (st != PGRES_POLLING_OK) {
+		int ready;
+
+		if (st == PGRES_POLLING_FAILED) {
+			return dlock_pg_connect_fail(c, DLOCK_ECONNECT, "cannot connect", err);
+		}
+		if (dlock_interrupted(intr)) {
+			return dlock_pg_connect_fail(c, DLOCK_EINTR, "connect interrupted", err);
+		}
+		if (deadline >= 0 && dlock_now_ms() >= deadline) {
+			return dlock_pg_connect_fail(c, DLOCK_ECONNECT, "no connection within connect_timeout",
+			                             err);
+		}
+		ready = dlock_pg_poll(c, st == PGRES_POLLING_READING ? POLLIN : POLLOUT, deadline);
+		if (ready < 0) {
+			return dlock_pg_connect_fail(c, DLOCK_ECONNECT, "cannot connect", err);
+		}
+		if (ready) {
+			st = PQconnectPoll(c->pg);
+		}
+	}
+	PQsetNoticeReceiver(c->pg, dlock_pg_notice, c);
+	/* libpq sets close-on-exec itself; made sure: a program the holder
+	 * exec()s must not keep the session (and its locks) alive */
+	fcntl(PQsocket(c->pg), F_SETFD, fcntl(PQsocket(c->pg), F_GETFD) | FD_CLOEXEC);
+	c->cancel = PQgetCancel(c->pg);
+	if (PQsetnonblocking(c->pg, 1) != 0) {
+		return dlock_pg_connect_fail(c, DLOCK_ECONNECT, "cannot make the socket non-blocking", err);
+	}
+	/* the hot statements are prepared once per session: EXECUTE skips the
+	 * parse and plan of a SELECT, most of a cycle's server time */
+	rc = dlock_pg_query(
+	    c,
+	    "PREPARE dl_lx(bigint) AS SELECT pg_advisory_lock($1), pg_backend_pid();"
+	    "PREPARE dl_ls(bigint) AS SELECT pg_advisory_lock_shared($1), pg_backend_pid();"
+	    "PREPARE dl_tx(bigint) AS SELECT 1, pg_backend_pid() WHERE pg_try_advisory_lock($1);"
+	    "PREPARE dl_ts(bigint) AS SELECT 1, pg_backend_pid() WHERE pg_try_advisory_lock_shared($1);"
+	    "PREPARE dl_ux(bigint) AS SELECT pg_advisory_unlock($1);"
+	    "PREPARE dl_us(bigint) AS SELECT pg_advisory_unlock_shared($1);"
+	    "PREPARE dl_pid AS SELECT pg_backend_pid();"
+	    "SELECT pg_backend_pid(), to_regclass('" DLOCK_SQL_TOKEN_TABLE "') IS NOT NULL",
+	    deadline, &r, err);
+	if (rc == DLOCK_OK && PQntuples(r) == 1) {
+		c->pid = strtoll(PQgetvalue(r, 0, 0), NULL, 10);
+		if (strcmp(PQgetvalue(r, 0, 1), "t") != 0) {
+			PQclear(r);
+			r = NULL;
+			/* two first connections may race: "already exists" is fine */
+			rc = dlock_pg_query(c,
+			                    "CREATE TABLE IF NOT EXISTS " DLOCK_SQL_TOKEN_TABLE
+			                    " (name bytea PRIMARY KEY, token bigint NOT NULL)",
+			                    deadline, &r, err);
+			if (rc == DLOCK_ESERVER && (strstr(err->msg, "23505") || strstr(err->msg, "42P07"))) {
+				rc = DLOCK_OK;
+			}
+		}
+	}
+	PQclear(r);
+	if (rc != DLOCK_OK) {
+		int status = rc == DLOCK_ECONNLOSS ? DLOCK_ECONNECT : rc;
+
+		dlock_pg_close(c);
+		if (err) {
+			char why[sizeof(err->msg)];
+
+			memcpy(why, err->msg, sizeof(why));
+			dlock_err_set(err, status, 0, "session setup failed: %s", why);
+		}
+		return status;
+	}
+	*out = c;
+	return DLOCK_OK;
+}
+
+int dlock_pg_alive(dlock_sql_conn *c)
+{
+	struct pollfd pfd = {PQsocket(c->pg), POLLIN, 0};
+
+	if (c->doomed || PQstatus(c->pg) != CONNECTION_OK) {
+		return 0;
+	}
+	/* notifications read here stay queued for dlock_pg_wait_event; PQisBusy
+	 * parses what arrived, so a FATAL notice reaches dlock_pg_notice */
+	if (poll(&pfd, 1, 0) > 0 && (!PQconsumeInput(c->pg) || (PQisBusy(c->pg), c->doomed))) {
+		return 0;
+	}
+	return !c->doomed && PQstatus(c->pg) == CONNECTION_OK;
+}
+
+int dlock_pg_wait_event(dlock_sql_conn *c, int64_t until, const dlock_interrupt *intr,
+                        dlock_err *err)
+{
+	for (;;) {
+		PGnotify *n;
+		int got = 0, ready;
+
+		while ((n = PQnotifies(c->pg))) {
+			PQfreemem(n);
+			got = 1;
+		}
+		if (got) {
+			return DLOCK_OK;
+		}
+		if (c->doomed || PQstatus(c->pg) != CONNECTION_OK) {
+			return dlock_pg_fail(c, NULL, err);
+		}
+		if (dlock_interrupted(intr)) {
+			return dlock_err_set(err, DLOCK_EINTR, 0, "interrupted");
+		}
+		if (until >= 0 && dlock_now_ms() >= until) {
+			return DLOCK_ETIMEDOUT;
+		}
+		ready = dlock_pg_poll(c, POLLIN, until);
+		if (ready < 0 || (ready && !PQconsumeInput(c->pg))) {
+			return dlock_pg_fail(c, NULL, err);
+		}
+	}
+}

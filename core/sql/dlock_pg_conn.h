@@ -1,0 +1,49 @@
+/* dlock_pg_conn.h: a PostgreSQL session of the SQL backend, shared by the
+ * driver's two files (dlock_pg_conn.c: the session; dlock_pg.c: the
+ * statements). Deadlines are absolute dlock_now_ms() values, < 0 none. */
+#ifndef DLOCK_PG_CONN_H
+#define DLOCK_PG_CONN_H
+
+#include <libpq-fe.h>
+
+#include "dlock_sql_driver.h"
+
+struct dlock_sql_conn {
+	PGconn *pg;
+	PGcancel *cancel;     /* to stop a server-side wait */
+	int64_t pid;          /* pg_backend_pid() of the session */
+	int64_t grace_ms;     /* how long a cancelled wait's answer may take */
+	int64_t lock_timeout; /* the session's lock_timeout (ms, 0: none), as last set */
+	int doomed;           /* the server said FATAL: the session is ending */
+	char where[192];      /* postgres://user@host:port/db, no secret */
+};
+
+/* The driver operations of the same names (contracts in dlock_sql_driver.h). */
+int dlock_pg_connect(const dlock_target *t, int64_t deadline, const dlock_interrupt *intr,
+                     dlock_sql_conn **out, dlock_err *err);
+void dlock_pg_close(dlock_sql_conn *c);
+void dlock_pg_abandon(dlock_sql_conn *c);
+int dlock_pg_alive(dlock_sql_conn *c);
+int dlock_pg_wait_event(dlock_sql_conn *c, int64_t until, const dlock_interrupt *intr,
+                        dlock_err *err);
+
+/* The status of a failed statement r (NULL: the connection failed), with
+ * err filled: DLOCK_ECONNLOSS, DLOCK_ETIMEDOUT (lock_timeout), DLOCK_EINTR
+ * (cancelled), DLOCK_EAUTH or DLOCK_ESERVER. */
+int dlock_pg_fail(dlock_sql_conn *c, const PGresult *r, dlock_err *err);
+
+/* Runs sql (one or more statements) and returns its result in *out: the
+ * first failed statement's result, else the last one (NULL when none),
+ * owned by the caller (PQclear). Waits until deadline; when intr asks to
+ * stop, the statement is cancelled in the server and *cancelled set, and
+ * its answer is still read (for at most grace_ms). cancelled may be NULL
+ * (no cancel). Returns DLOCK_OK or DLOCK_ECONNLOSS. */
+int dlock_pg_run(dlock_sql_conn *c, const char *sql, int64_t deadline, const dlock_interrupt *intr,
+                 int *cancelled, PGresult **out, dlock_err *err);
+
+/* dlock_pg_run without a cancel, a failed statement mapped by
+ * dlock_pg_fail; *out holds rows (or a command's result) on DLOCK_OK. */
+int dlock_pg_query(dlock_sql_conn *c, const char *sql, int64_t deadline, PGresult **out,
+                   dlock_err *err);
+
+#endif
