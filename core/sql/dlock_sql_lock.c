@@ -18,7 +18,6 @@ typedef struct sl_lock {
 	uint64_t gen;           /* entry->gen when the hold was taken */
 	unsigned holds;         /* nested holds of this object */
 	int64_t token;          /* fencing token of the hold */
-	int64_t confirmed;      /* when the last proof of the hold was asked for */
 	pid_t pid;              /* the process that took the hold */
 	int lost;               /* the server said the hold is gone */
 	int acquiring;          /* inside dlock_sql_lock_acquire (a signal handler may run
@@ -399,7 +398,6 @@ static int sl_acquire(dlock_handle *h, const dlock_acquire_req *req, dlock_err *
 			l->gen = e->gen;
 			l->holds = 1;
 			l->token = 0; /* fetched on demand: dlock_sql_lock_token_fetch */
-			l->confirmed = sent;
 			l->pid = getpid();
 			l->lost = 0;
 			e->users++;
@@ -490,7 +488,6 @@ int dlock_sql_lock_held(dlock_handle *h)
 	sent = dlock_now_ms();
 	rc = l->drv->ping(l->entry->conn, sent + h->target.connect_timeout_ms, NULL);
 	if (rc == DLOCK_OK) {
-		l->confirmed = sent;
 		return 1;
 	}
 	if (rc == DLOCK_ENOTHELD) {
@@ -537,7 +534,6 @@ int dlock_sql_lock_verify(dlock_handle *h, dlock_err *err)
 	rc = l->drv->check(l->entry->conn, l->sname, l->slen, sl_shared(h),
 	                   sent + h->target.connect_timeout_ms, err);
 	if (rc == DLOCK_OK) {
-		l->confirmed = sent;
 	} else if (rc == DLOCK_ENOTHELD) {
 		l->lost = 1;
 		rc =
@@ -606,7 +602,6 @@ int dlock_sql_lock_token_fetch(dlock_handle *h, dlock_err *err)
 	                   sent + h->target.connect_timeout_ms, &token, err);
 	if (rc == DLOCK_OK) {
 		l->token = token;
-		l->confirmed = sent;
 	} else if (rc == DLOCK_ENOTHELD) {
 		l->lost = 1;
 		rc =
