@@ -29,6 +29,8 @@
 set -uo pipefail
 
 HOST=127.0.0.1
+# shellcheck source=server_lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/server_lib.sh"
 USER_NAME=dlock
 USER_PASS=dlock
 DB_NAME=dlock
@@ -38,8 +40,6 @@ die() { echo "mysql.sh: $*" >&2; exit 1; }
 port_ok() { [[ $1 =~ ^[0-9]+$ ]] && (($1 > 0 && $1 < 65536)); }
 
 state_dir() { echo "${TMPDIR:-/tmp}/dlock-mysql-$1"; }
-
-port_open() { timeout 1 bash -c "exec 3<>/dev/tcp/$HOST/$1" 2>/dev/null; }
 
 sql() { # port user password sql: one bounded client call over TCP (never the socket)
 	local pass=()
@@ -54,15 +54,6 @@ wait_login() {
 	local deadline=$((${EPOCHREALTIME/./} + $4 * 1000000))
 	while ((${EPOCHREALTIME/./} < deadline)); do
 		[[ $(sql "$1" "$2" "$3" 'SELECT 1') == 1 ]] && return 0
-		sleep 0.05
-	done
-	return 1
-}
-
-wait_closed() { # port seconds
-	local deadline=$((${EPOCHREALTIME/./} + $2 * 1000000))
-	while ((${EPOCHREALTIME/./} < deadline)); do
-		port_open "$1" || return 0
 		sleep 0.05
 	done
 	return 1

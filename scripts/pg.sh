@@ -42,6 +42,8 @@
 set -uo pipefail
 
 HOST=127.0.0.1
+# shellcheck source=server_lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/server_lib.sh"
 ROLE=dlock
 ROLE_PASS=dlock
 DB_NAME=dlock
@@ -52,8 +54,6 @@ die() { echo "pg.sh: $*" >&2; exit 1; }
 port_ok() { [[ $1 =~ ^[0-9]+$ ]] && (($1 > 0 && $1 < 65536)); }
 
 state_dir() { echo "${TMPDIR:-/tmp}/dlock-pg-$1"; }
-
-port_open() { timeout 1 bash -c "exec 3<>/dev/tcp/$HOST/$1" 2>/dev/null; }
 
 as_postgres() { # command...: initdb and pg_ctl refuse root
 	if [[ $(id -u) -eq 0 ]]; then
@@ -69,15 +69,6 @@ wait_login() {
 	while ((${EPOCHREALTIME/./} < deadline)); do
 		[[ $(PGPASSWORD=$ROLE_PASS PGCONNECT_TIMEOUT=2 timeout 5 psql -X -At \
 			"host=$HOST port=$1 user=$ROLE dbname=$DB_NAME" -c 'SELECT 1' 2>/dev/null) == 1 ]] && return 0
-		sleep 0.05
-	done
-	return 1
-}
-
-wait_closed() { # port seconds
-	local deadline=$((${EPOCHREALTIME/./} + $2 * 1000000))
-	while ((${EPOCHREALTIME/./} < deadline)); do
-		port_open "$1" || return 0
 		sleep 0.05
 	done
 	return 1

@@ -24,6 +24,8 @@ set -uo pipefail
 
 STATE_ROOT=${DLOCK_REDIS_STATE:-/tmp/dlock-redis}
 HOST=127.0.0.1
+# shellcheck source=server_lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/server_lib.sh"
 
 die() { echo "redis.sh: $*" >&2; exit 1; }
 
@@ -35,21 +37,10 @@ cli() { # port args...: one bounded redis-cli call on 127.0.0.1
 	timeout 2 redis-cli -h "$HOST" -p "$port" "$@" 2>/dev/null
 }
 
-port_open() { timeout 1 bash -c "exec 3<>/dev/tcp/$HOST/$1" 2>/dev/null; }
-
 wait_pong() { # port seconds
 	local deadline=$((${EPOCHREALTIME/./} + $2 * 1000000))
 	while ((${EPOCHREALTIME/./} < deadline)); do
 		[[ $(cli "$1" ping) == PONG ]] && return 0
-		sleep 0.05
-	done
-	return 1
-}
-
-wait_closed() { # port seconds
-	local deadline=$((${EPOCHREALTIME/./} + $2 * 1000000))
-	while ((${EPOCHREALTIME/./} < deadline)); do
-		port_open "$1" || return 0
 		sleep 0.05
 	done
 	return 1
