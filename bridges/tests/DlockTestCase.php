@@ -20,11 +20,42 @@ abstract class DlockTestCase extends TestCase
         return (string) getenv('DLOCK_TEST_HOSTS');
     }
 
+    /** Data provider: every backend the bridges run on. */
+    public static function backends(): array
+    {
+        return ['zookeeper' => ['zookeeper'], 'redis' => ['redis'], 'postgres' => ['postgres'], 'mysql' => ['mysql']];
+    }
+
+    /**
+     * dlock options that select $backend's test server (DLOCK_TEST_HOSTS,
+     * DLOCK_TEST_REDIS, DLOCK_TEST_PG, DLOCK_TEST_MYSQL, as scripts/test.sh
+     * exports them); fails the test when the server is not given.
+     */
+    protected function backendOptions(string $backend): array
+    {
+        $var = ['zookeeper' => 'DLOCK_TEST_HOSTS', 'redis' => 'DLOCK_TEST_REDIS', 'postgres' => 'DLOCK_TEST_PG',
+                'mysql' => 'DLOCK_TEST_MYSQL'][$backend];
+        $v = (string) getenv($var);
+        if ($v === '') {
+            $this->fail("set $var (scripts/test.sh starts every test server and exports it)");
+        }
+        if ($backend === 'zookeeper') {
+            return ['hosts' => $v];
+        }
+        return ['dsn' => $backend === 'redis' && !str_contains($v, '://') ? 'redis://' . $v : $v];
+    }
+
+    /** The test's name without its data set (PHPUnit 10+ name(), 9 getName()). */
+    protected function testName(): string
+    {
+        return method_exists($this, 'name') ? $this->name() : $this->getName(false);
+    }
+
     /** A ZooKeeper root of this test's own: /dlock-tests/bridges/<test>-<pid>-<n>. */
     protected function root(): string
     {
         static $n = 0;
-        $name = preg_replace('/[^A-Za-z0-9_]+/', '_', static::class . '_' . $this->getName(false));
+        $name = preg_replace('/[^A-Za-z0-9_]+/', '_', static::class . '_' . $this->testName());
         return '/dlock-tests/bridges/' . substr($name, -80) . '-' . getmypid() . '-' . (++$n);
     }
 

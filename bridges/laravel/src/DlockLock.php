@@ -1,8 +1,10 @@
 <?php
 /*
  * A Laravel cache lock on dlock's DistributedLock: get() tries once, block()
- * waits in dlock's acquire($seconds) (a ZooKeeper watch, not Laravel's 250 ms
- * polling loop).
+ * waits in dlock's acquire($seconds) (a watch or a blocking pop, not Laravel's
+ * 250 ms polling loop). Holds live in a registry of the process, not in the
+ * lock object, so a lock is held until release(), forceRelease(), its seconds
+ * or the end of the request, as with Laravel's own stores.
  */
 
 declare(strict_types=1);
@@ -11,81 +13,93 @@ namespace Dlock\Bridge\Laravel;
 
 use Illuminate\Cache\Lock;
 use Illuminate\Contracts\Cache\LockTimeoutException;
+use Illuminate\Contracts\Cache\Store;
 
 /**
- * The lock "name" lives at the ZooKeeper path "<prefix>/" . rawurlencode("name")
- * (prefix "/dlock/laravel" by default); the owner string is the lock node's
- * data, so DistributedLock::participants() shows who holds it.
+ * The lock "name" is the dlock lock at "<prefix>/" . rawurlencode("name")
+ * (prefix "/dlock/laravel" by default; see pathOf() for "", dots and long
+ * names). On ZooKeeper the owner string is the lock node's data; on Redis,
+ * PostgreSQL and MySQL, which store no data with a hold, the store records the
+ * owner in the inner cache store while the lock is held.
  *
- * What differs from a cache lock: the lock has no time to live ($seconds is
- * ignored): it is held until release(), the end of the request (or process),
- * or the loss of its ZooKeeper session. Only the process that took it can
- * release it; restoreLock() with the owner finds the hold again in that same
- * process only.
+ * A hold is kept by the process (self::$holds, keyed by name and owner), not
+ * by this object: dropping the object keeps the lock, a second object with the
+ * same owner (restoreLock()) shares the hold. It ends with release(),
+ * forceRelease(), the end of the request (or process), the loss of its
+ * session, or when its $seconds run out: on Redis the lease itself ends then
+ * (the server drops the key); on ZooKeeper, PostgreSQL and MySQL the process
+ * gives it back at its next call into a dlock store lock (or at request end).
+ * Another process cannot release it (restoreLock() there refuses).
  */
 class DlockLock extends Lock
 {
     /**
-     * The DistributedLock of every live DlockLock of this process:
-     * "path\0options" => owner => WeakReference. restoreLock() finds a hold
-     * here by owner, forceRelease() by path.
+     * The holds of this process: slot ("path\0options") => owner =>
+     * ['lock' => \DistributedLock, 'until' => float|null (microtime)].
      */
-    private static array $live = [];
+    private static array $holds = [];
 
     private string $slot;
 
-    private \DistributedLock $lock;
+    private string $path;
 
     /** @var array<string, mixed> the dlock options given (for participants()) */
     private array $options;
 
+    /** Where the owner is recorded on backends that store no data, or null. */
+    private ?Store $ownerStore;
+
     /**
-     * @param string               $name    lock name
-     * @param int                  $seconds ignored: a dlock lock does not expire
-     * @param string|null          $owner   owner token, random when null
-     * @param array<string, mixed> $options dlock options (hosts, session_timeout, auth, ...)
-     * @param string               $prefix  ZooKeeper path under which lock names live
+     * @param string               $name       lock name
+     * @param int                  $seconds    how long the lock lives at most (0: until released)
+     * @param string|null          $owner      owner token, random when null
+     * @param array<string, mixed> $options    dlock options (hosts or dsn, session_timeout, auth, ...)
+     * @param string               $prefix     path under which lock names live
+     * @param Store|null           $ownerStore cache store that records owners on Redis and SQL
      */
-    public function __construct($name, $seconds, $owner = null, array $options = [], string $prefix = '/dlock/laravel')
+    public function __construct($name, $seconds, $owner = null, array $options = [], string $prefix = '/dlock/laravel',
+        ?Store $ownerStore = null)
     {
         parent::__construct($name, $seconds, $owner);
+        $this->owner = (string) $this->owner;
         $this->options = $options;
-        $path = self::pathOf($prefix, (string) $name);
-        $this->slot = $path . "\0" . serialize($options);
-        $owner = (string) $this->owner;
-        $found = isset(self::$live[$this->slot][$owner]) ? self::$live[$this->slot][$owner]->get() : null;
-        if ($found instanceof \DistributedLock) {
-            $this->lock = $found; // restoreLock() in the same process: the same hold
-        } else {
-            $this->lock = new \DistributedLock($path, ['data' => $owner, 'reentrant' => false] + $options);
-            foreach (self::$live as $slot => $owners) {
-                self::$live[$slot] = array_filter($owners, fn(\WeakReference $r): bool => $r->get() !== null);
-            }
-            self::$live = array_filter(self::$live);
-            self::$live[$this->slot][$owner] = \WeakReference::create($this->lock);
-        }
+        $this->path = self::pathOf($prefix, (string) $name);
+        $this->slot = $this->path . "\0" . serialize($options);
+        $this->ownerStore = self::storesData($options) ? null : $ownerStore;
+        self::expire();
     }
 
-    /** The ZooKeeper path of a lock name under $prefix. */
+    /**
+     * The dlock path of a lock name under $prefix: "<prefix>/" . rawurlencode($name),
+     * a name of only dots written "%2E" per dot, and "" or a name whose path
+     * would pass dlock's 1024 bytes as "%~" . sha256($name) ("%~" is never
+     * produced by rawurlencode(), so distinct names stay distinct paths).
+     */
     public static function pathOf(string $prefix, string $name): string
     {
-        if ($name === '') {
-            throw new \InvalidArgumentException('dlock: the lock name must not be empty');
-        }
+        $prefix = rtrim($prefix, '/');
         $enc = rawurlencode($name);
-        if (trim($enc, '.') === '') { // "." and ".." are not valid path segments
+        if ($enc !== '' && trim($enc, '.') === '') { // "." and ".." are not valid path segments
             $enc = str_repeat('%2E', \strlen($enc));
         }
-        return rtrim($prefix, '/') . '/' . $enc;
+        if ($enc === '' || \strlen($prefix) + 1 + \strlen($enc) > 1024) {
+            $enc = '%~' . hash('sha256', $name);
+        }
+        return $prefix . '/' . $enc;
     }
 
-    /** Tries once; false when someone else holds the lock, or this object already does. */
+    /** Tries once; false when anyone holds the lock, also this process under this owner. */
     public function acquire(): bool
     {
-        if ($this->lock->isAcquired()) {
-            return false; // as a cache lock: taken is taken, also by ourselves
+        if ($this->hold() !== null) {
+            return false; // as a cache lock: taken is taken, also by its owner
         }
-        return $this->lock->tryAcquire();
+        $lock = $this->newLock();
+        if (!$lock->tryAcquire()) {
+            return false;
+        }
+        $this->keep($lock);
+        return true;
     }
 
     /**
@@ -96,10 +110,23 @@ class DlockLock extends Lock
      */
     public function block($seconds, $callback = null)
     {
-        if ($this->lock->isAcquired() || !$this->lock->acquire(max(0.0, (float) $seconds))) {
-            // held by this very object: waiting would only wait for itself
+        if ($this->hold() !== null) {
+            throw new LockTimeoutException(); // held under this owner: it would wait for itself
+        }
+        $lock = $this->newLock();
+        try {
+            $ok = $lock->acquire(max(0.0, (float) $seconds));
+        } catch (\DistributedLockConnectionException | \DistributedLockLostException $e) {
+            throw $e;
+        } catch (\DistributedLockException $e) {
+            // dlock refused to wait: another lock object of this process holds
+            // the name (it would wait for itself); Laravel's stores time out
+            throw new LockTimeoutException($e->getMessage(), 0, $e);
+        }
+        if (!$ok) {
             throw new LockTimeoutException();
         }
+        $this->keep($lock);
         if (is_callable($callback)) {
             try {
                 return $callback();
@@ -110,69 +137,207 @@ class DlockLock extends Lock
         return true;
     }
 
-    /** Releases the hold; false when this process does not hold it (or lost it). */
+    /** Releases this owner's hold; false when this process does not hold it under this owner (or lost it). */
     public function release(): bool
     {
-        if (!$this->lock->isAcquired()) {
-            try {
-                $this->lock->release(); // clears a lost hold; throws when not held
-            } catch (\DistributedLockException $e) {
-            }
+        $h = self::$holds[$this->slot][$this->owner] ?? null;
+        if ($h === null) {
             return false;
         }
-        try {
-            $this->lock->release();
-            return true;
-        } catch (\DistributedLockLostException $e) {
-            return false;
+        $this->forget($this->owner);
+        return self::drop($h['lock']);
+    }
+
+    /**
+     * Releases the name's hold by this process, whatever its owner. A hold of
+     * another process is not touched: dlock cannot end it (it ends with that
+     * process, its release(), its seconds, or its session).
+     */
+    public function forceRelease()
+    {
+        foreach (array_keys(self::$holds[$this->slot] ?? []) as $owner) {
+            $h = self::$holds[$this->slot][$owner];
+            $this->forget((string) $owner);
+            self::drop($h['lock']);
         }
     }
 
     /**
-     * Releases regardless of the owner token: the hold of any lock object of
-     * this process on this name. dlock can only release holds of its own
-     * process: another process's hold is not touched (it goes when that
-     * process releases it, ends, or loses its ZooKeeper session).
+     * The owner token of the current holder, or null when nobody holds:
+     * this process's holds first, else the holder's node data (ZooKeeper) or
+     * the owner recorded in the inner cache store (Redis, PostgreSQL, MySQL).
      */
-    public function forceRelease()
-    {
-        foreach (self::$live[$this->slot] ?? [] as $ref) {
-            $lock = $ref->get();
-            if ($lock instanceof \DistributedLock && $lock->isAcquired()) {
-                try {
-                    $lock->release();
-                } catch (\DistributedLockLostException $e) {
-                }
-            }
-        }
-    }
-
-    /** The owner token of the current holder (from its lock node), or null when nobody holds. */
     public function getCurrentOwner()
     {
-        foreach (\DistributedLock::participants($this->lock->getPath(), $this->options) as $p) {
+        foreach (array_keys(self::$holds[$this->slot] ?? []) as $owner) {
+            if ($this->hold((string) $owner) !== null) {
+                return (string) $owner;
+            }
+        }
+        foreach (\DistributedLock::participants($this->path, $this->options) as $p) {
             if ($p['holder']) {
-                return $p['data'];
+                if ($this->ownerStore === null) {
+                    return $p['data'];
+                }
+                $owner = $this->ownerStore->get($this->ownerKey());
+                return $owner === null ? null : (string) $owner;
             }
         }
         return null;
     }
 
-    /** True while this object certainly holds the lock. */
+    /** True while this owner's hold in this process is certainly held. */
     public function isAcquired(): bool
     {
-        return $this->lock->isAcquired();
+        return $this->hold() !== null;
     }
 
-    /** The fencing token of the current hold (DistributedLockException when not held). */
+    /** The fencing token of this owner's hold (DistributedLockException when not held). */
     public function fencingToken(): int
     {
-        return $this->lock->getFencingToken();
+        $h = $this->hold();
+        if ($h === null) {
+            throw new \DistributedLockException(sprintf('dlock: the lock "%s" is not held by owner "%s"', $this->name, $this->owner));
+        }
+        return $h['lock']->getFencingToken();
     }
 
-    /** The dlock lock behind this lock. */
+    /** The dlock lock behind this owner's hold, or a fresh one (not held) when there is none. */
     public function dlock(): \DistributedLock
     {
-        return $this->lock;
+        return ($this->hold() ?? ['lock' => $this->newLock()])['lock'];
+    }
+
+    /** The dlock path of this lock. */
+    public function getPath(): string
+    {
+        return $this->path;
+    }
+
+    /**
+     * Refuses a hand-over that dlock cannot do: $owner holds the lock in
+     * another process (a dlock hold belongs to the session that took it).
+     *
+     * @throws \LogicException when the lock is held under this owner elsewhere
+     */
+    public function refuseForeignHold(): void
+    {
+        if ($this->hold() === null && $this->getCurrentOwner() === $this->owner) {
+            throw new \LogicException(sprintf('dlock: the lock "%s" is held by owner "%s" in another process; a dlock hold '
+                . 'ends with the process that took it and cannot be restored or released elsewhere', $this->name, $this->owner));
+        }
+    }
+
+    /**
+     * This owner's live hold, or null. A hold found lost (session or lease
+     * gone) or past its seconds is given back and forgotten first.
+     */
+    private function hold(?string $owner = null): ?array
+    {
+        $owner ??= $this->owner;
+        self::expire();
+        $h = self::$holds[$this->slot][$owner] ?? null;
+        if ($h !== null && !$h['lock']->isAcquired()) {
+            $this->forget($owner);
+            self::drop($h['lock']); // clears the lost hold, so the name can be taken again
+            return null;
+        }
+        return $h;
+    }
+
+    private function newLock(): \DistributedLock
+    {
+        $options = ['data' => $this->owner, 'reentrant' => false] + $this->options;
+        if (!self::storesData($this->options)) {
+            unset($options['data']); // accepted but not stored: the owner is recorded in the cache store
+        }
+        if ($this->seconds > 0 && self::isRedis($this->options)) {
+            // the lease ends with the lock's seconds: renewals stop at once
+            $lease = min(86400.0, max(0.1, (float) $this->seconds));
+            $options += ['lease' => $lease, 'max_hold' => max(0.001, $this->seconds - $lease)];
+        }
+        return new \DistributedLock($this->path, $options);
+    }
+
+    private function keep(\DistributedLock $lock): void
+    {
+        self::$holds[$this->slot][$this->owner] = [
+            'lock' => $lock,
+            'until' => $this->seconds > 0 ? microtime(true) + $this->seconds : null,
+        ];
+        if ($this->ownerStore !== null) {
+            if ($this->seconds > 0) {
+                $this->ownerStore->put($this->ownerKey(), $this->owner, (int) $this->seconds);
+            } else {
+                $this->ownerStore->forever($this->ownerKey(), $this->owner);
+            }
+        }
+    }
+
+    /** Drops $owner's entry and its owner record. */
+    private function forget(string $owner): void
+    {
+        unset(self::$holds[$this->slot][$owner]);
+        if (!self::$holds[$this->slot]) {
+            unset(self::$holds[$this->slot]);
+        }
+        if ($this->ownerStore !== null && $this->ownerStore->get($this->ownerKey()) === $owner) {
+            $this->ownerStore->forget($this->ownerKey());
+        }
+    }
+
+    private function ownerKey(): string
+    {
+        return 'dlock_lock_owner:' . $this->path;
+    }
+
+    /** Releases a hold; true when it was still certainly held. */
+    private static function drop(\DistributedLock $lock): bool
+    {
+        $held = $lock->isAcquired();
+        try {
+            $lock->release();
+        } catch (\DistributedLockException $e) {
+            return false; // lost (now cleared) or not held
+        }
+        return $held;
+    }
+
+    /** Gives back every hold of the process whose seconds ran out. */
+    private static function expire(): void
+    {
+        $now = microtime(true);
+        foreach (self::$holds as $slot => $owners) {
+            foreach ($owners as $owner => $h) {
+                if ($h['until'] !== null && $h['until'] <= $now) {
+                    unset(self::$holds[$slot][$owner]);
+                    self::drop($h['lock']);
+                }
+            }
+            if (!self::$holds[$slot]) {
+                unset(self::$holds[$slot]);
+            }
+        }
+    }
+
+    /** The DSN the options select ('' for ZooKeeper through "hosts"). */
+    private static function dsn(array $options): string
+    {
+        if (isset($options['dsn'])) {
+            return (string) $options['dsn'];
+        }
+        return isset($options['hosts']) ? '' : (string) ini_get('dlock.dsn');
+    }
+
+    private static function isRedis(array $options): bool
+    {
+        return str_starts_with(self::dsn($options), 'redis');
+    }
+
+    /** Whether the backend stores a hold's data (ZooKeeper only). */
+    private static function storesData(array $options): bool
+    {
+        $dsn = self::dsn($options);
+        return $dsn === '' || str_starts_with($dsn, 'zookeeper:');
     }
 }

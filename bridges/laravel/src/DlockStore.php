@@ -1,7 +1,8 @@
 <?php
 /*
- * A Laravel cache store whose locks are dlock locks: every cache call goes to
- * another store given to it; lock() and restoreLock() return a DlockLock.
+ * A Laravel cache store whose locks are dlock locks: every cache call (tags
+ * included) goes to another store given to it; lock() and restoreLock() return
+ * a DlockLock.
  */
 
 declare(strict_types=1);
@@ -32,6 +33,9 @@ class DlockStore implements Store, LockProvider
         }
         // dlock checks the path and every option without connecting: fail here, not at the first lock
         new \DistributedLock($prefix . '/probe', $options);
+        if (\strlen($prefix) > 900) { // leaves room for a hashed name (pathOf())
+            throw new \InvalidArgumentException('dlock: the lock prefix must be at most 900 bytes');
+        }
         $this->store = $store;
         $this->options = $options;
         $this->prefix = $prefix;
@@ -45,18 +49,37 @@ class DlockStore implements Store, LockProvider
 
     public function lock($name, $seconds = 0, $owner = null)
     {
-        return new DlockLock($name, $seconds, $owner, $this->options, $this->prefix);
+        return new DlockLock($name, $seconds, $owner, $this->options, $this->prefix, $this->store);
     }
 
     /**
      * A lock object for $name with the owner token $owner. In the process that
-     * took the lock (while the lock object that took it lives) it shares that
-     * hold and can release it; anywhere else it holds nothing: dlock locks
-     * cannot be handed to another process.
+     * took the lock it shares that hold and can release it. When $owner holds
+     * the lock in another process this is a \LogicException: a dlock hold
+     * cannot be handed to another process. When nobody holds it under $owner,
+     * the lock holds nothing (its release() returns false).
+     *
+     * @throws \LogicException when $owner holds the lock in another process
      */
     public function restoreLock($name, $owner)
     {
-        return $this->lock($name, 0, $owner);
+        $lock = $this->lock($name, 0, $owner);
+        $lock->refuseForeignHold();
+        return $lock;
+    }
+
+    /**
+     * The inner store's tagged cache (the inner store must support tags, as
+     * Redis, memcached and array stores do).
+     *
+     * @throws \BadMethodCallException when the inner store has no tags
+     */
+    public function tags($names)
+    {
+        if (!method_exists($this->store, 'tags')) {
+            throw new \BadMethodCallException('This cache store does not support tagging.');
+        }
+        return $this->store->tags(is_array($names) ? $names : func_get_args());
     }
 
     public function get($key)

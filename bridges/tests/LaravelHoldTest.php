@@ -1,0 +1,267 @@
+<?php
+/*
+ * How long a Laravel lock of Dlock\Bridge\Laravel\DlockStore is held, on every
+ * backend: past the life of its lock object (the `if (Cache::lock(..)->get())`
+ * idiom, a helper, ShouldBeUnique's unique lock), until release(),
+ * forceRelease() or its seconds; a lost hold gives a bool, not an exception;
+ * the owner is seen from another process; restoreLock() refuses a hand-over
+ * dlock cannot do; tags() reach the inner store.
+ */
+declare(strict_types=1);
+
+namespace Dlock\Bridge\Tests;
+
+use Dlock\Bridge\Laravel\DlockStore;
+use Illuminate\Cache\ArrayStore;
+use Illuminate\Cache\Repository;
+use Illuminate\Contracts\Cache\LockTimeoutException;
+
+final class LaravelHoldTest extends DlockTestCase
+{
+    private string $prefix;
+
+    private string $dir;
+
+    protected function setUp(): void
+    {
+        $this->prefix = $this->root();
+        $this->dir = sys_get_temp_dir() . '/dlock-bridge-cache-' . getmypid() . '-' . bin2hex(random_bytes(4));
+    }
+
+    protected function tearDown(): void
+    {
+        parent::tearDown();
+        array_map('unlink', glob($this->dir . '/*') ?: []);
+        @rmdir($this->dir);
+    }
+
+    /** A store on $backend whose values live in a cache directory shared with the children. */
+    private function store(string $backend, array $extra = []): DlockStore
+    {
+        return new DlockStore(new SharedFileStore($this->dir), $this->backendOptions($backend) + $extra, $this->prefix);
+    }
+
+    /**
+     * Forks a child that answers "free" or "taken" for each line it reads:
+     * "try" tries $name once, "wait" waits up to 10 s for it (a release sent
+     * without waiting for its reply may still be on its way).
+     */
+    private function prober(string $backend, string $name)
+    {
+        $options = $this->backendOptions($backend);
+        $prefix = $this->prefix;
+        $dir = $this->dir;
+        return $this->fork(function ($sock) use ($options, $prefix, $dir, $name): void {
+            $store = new DlockStore(new SharedFileStore($dir), $options, $prefix);
+            while (($cmd = self::childRead($sock)) !== 'quit') {
+                $lock = $store->lock($name, 0, 'prober');
+                try {
+                    $ok = $cmd === 'wait' ? $lock->block(10) : $lock->get();
+                } catch (LockTimeoutException $e) {
+                    $ok = false;
+                }
+                if ($ok) {
+                    $lock->release();
+                }
+                self::send($sock, $ok ? 'free' : 'taken');
+            }
+        });
+    }
+
+    private static function takeInAHelper(DlockStore $store, string $name): bool
+    {
+        return $store->lock($name, 600)->get();
+    }
+
+    /** @dataProvider backends */
+    public function testALockOutlivesItsObject(string $backend): void
+    {
+        $store = $this->store($backend);
+        $probe = $this->prober($backend, 'report');
+        $this->assertTrue($store->lock('report', 600)->get(), 'if (Cache::lock(...)->get())');
+        self::send($probe, 'try');
+        $this->assertSame('taken', $this->expect($probe), 'held inside the if, after the temporary is gone');
+        $this->assertFalse($store->lock('report', 600)->get(), 'and by this process too');
+
+        $this->assertTrue(self::takeInAHelper($store, 'helper'));
+        $this->assertFalse($store->lock('helper', 600)->get(), 'a lock taken in a helper is held after it returns');
+        $store->lock('helper')->forceRelease();
+        $this->assertTrue($store->lock('helper', 600)->get());
+        $store->lock('helper')->forceRelease();
+
+        $lock = $store->lock('report', 600);
+        $this->assertFalse($lock->release(), 'another owner releases nothing');
+        $store->lock('report')->forceRelease();
+        self::send($probe, 'wait');
+        $this->assertSame('free', $this->expect($probe, 15));
+        self::send($probe, 'quit');
+    }
+
+    /** @dataProvider backends */
+    public function testTheUniqueJobLockAdmitsAJobOnce(string $backend): void
+    {
+        // what Illuminate\Bus\UniqueLock::acquire() and the worker's release do
+        $cache = new Repository($this->store($backend));
+        $key = 'laravel_unique_job:App\Jobs\SendInvoice42';
+        $this->assertTrue((bool) $cache->lock($key, 60)->get(), 'first dispatch');
+        $this->assertFalse((bool) $cache->lock($key, 60)->get(), 'the same job again is refused');
+        $cache->lock($key)->forceRelease(); // the job ran
+        $this->assertTrue((bool) $cache->lock($key, 60)->get(), 'dispatchable again');
+        $cache->lock($key)->forceRelease();
+    }
+
+    /** @dataProvider backends */
+    public function testTheSecondsRunOut(string $backend): void
+    {
+        $store = $this->store($backend);
+        $lock = $store->lock('ttl', 1, 'short');
+        $this->assertTrue($lock->get());
+        $this->assertTrue($store->lock('forever', 0, 'long')->get());
+        $until = microtime(true) + 1.05;
+        while (microtime(true) < $until) {
+            usleep(50000); // the lock's own second, not a guess about some event
+        }
+        $this->assertFalse($lock->isAcquired(), 'its second is over');
+        $this->assertTrue($store->lock('ttl', 1, 'next')->get(), 'and anyone may take it');
+        $this->assertFalse($store->lock('forever', 0, 'other')->get(), 'a lock without seconds is still held');
+        $store->lock('ttl')->forceRelease();
+        $store->lock('forever')->forceRelease();
+    }
+
+    public function testOnRedisTheLeaseEndsWithTheSecondsInTheServer(): void
+    {
+        $store = $this->store('redis');
+        $this->assertTrue($store->lock('lease', 1, 'short')->get());
+        $options = $this->backendOptions('redis');
+        $path = $store->lock('lease')->getPath();
+        // another process waits and is granted once the lease ends, while this one sleeps in no dlock call
+        $sock = $this->fork(function ($sock) use ($options, $path): void {
+            $t = microtime(true);
+            $ok = (new \DistributedLock($path, $options))->acquire(20);
+            self::send($sock, $ok ? sprintf('granted %.3f', microtime(true) - $t) : 'timeout');
+        });
+        $this->assertMatchesRegularExpression('/^granted /', $this->expect($sock, 25));
+    }
+
+    /** @dataProvider backends */
+    public function testTheOwnerIsSeenFromAnotherProcess(string $backend): void
+    {
+        $store = $this->store($backend);
+        $options = $this->backendOptions($backend);
+        $prefix = $this->prefix;
+        $dir = $this->dir;
+        $sock = $this->fork(function ($sock) use ($options, $prefix, $dir): void {
+            $store = new DlockStore(new SharedFileStore($dir), $options, $prefix);
+            $store->lock('own', 60, 'dave')->get();
+            self::send($sock, 'held');
+            self::childRead($sock);
+            $store->lock('own')->forceRelease();
+            self::send($sock, 'released');
+        });
+        $this->assertSame('held', $this->expect($sock));
+        $this->assertSame('dave', $store->lock('own', 10, 'carol')->getCurrentOwner());
+        self::send($sock, 'release');
+        $this->assertSame('released', $this->expect($sock));
+        $this->assertNull($store->lock('own', 10, 'carol')->getCurrentOwner());
+        $lock = $store->lock('own', 10, 'carol');
+        $this->assertTrue($lock->get());
+        $this->assertSame('carol', $store->lock('own')->getCurrentOwner());
+        $lock->release();
+    }
+
+    /** @dataProvider backends */
+    public function testRestoreLockOfAHoldInAnotherProcessRefuses(string $backend): void
+    {
+        $options = $this->backendOptions($backend);
+        $prefix = $this->prefix;
+        $dir = $this->dir;
+        $sock = $this->fork(function ($sock) use ($options, $prefix, $dir): void {
+            $store = new DlockStore(new SharedFileStore($dir), $options, $prefix);
+            $store->lock('job', 60, 'frank')->get();
+            self::send($sock, 'held');
+            self::childRead($sock);
+        });
+        $this->assertSame('held', $this->expect($sock));
+        $store = $this->store($backend);
+        try {
+            $store->restoreLock('job', 'frank');
+            $this->fail('restoreLock() of a hold in another process');
+        } catch (\LogicException $e) {
+            $this->assertStringContainsString('another process', $e->getMessage());
+        }
+        $nobody = $store->restoreLock('job', 'nobody');
+        $this->assertFalse($nobody->release(), 'an owner that holds nothing releases nothing');
+        $store->lock('job')->forceRelease(); // not this process's hold: untouched
+        $this->assertFalse($store->lock('job', 10)->get(), 'still held by the other process');
+    }
+
+    /** @dataProvider lostHolds */
+    public function testAGetAfterALostHoldIsABool(string $backend): void
+    {
+        if ($backend === 'redis') {
+            // a lease of 0.2 s that is never renewed (max_hold): lost, not expired by its seconds
+            $store = $this->store('redis', ['lease' => 0.2, 'max_hold' => 0.001]);
+            $lock = $store->lock('lost', 0, 'me');
+            $this->assertTrue($lock->get());
+            $until = microtime(true) + 0.5;
+            while (microtime(true) < $until) {
+                usleep(50000);
+            }
+            $this->assertFalse($lock->isAcquired());
+            $this->assertTrue($lock->get(), 'the lost hold is cleared and the free lock taken');
+            $this->assertFalse($lock->get());
+            $this->assertTrue($lock->release());
+            return;
+        }
+        // ZooKeeper: a child holds on a 1 s session and is stopped past it
+        $options = $this->backendOptions('zookeeper') + ['session_timeout' => 1000];
+        $prefix = $this->prefix;
+        $dir = $this->dir;
+        $sock = $this->fork(function ($sock) use ($options, $prefix, $dir): void {
+            $lock = (new DlockStore(new SharedFileStore($dir), $options, $prefix))->lock('lost', 0, 'me');
+            $lock->get();
+            self::send($sock, 'held');
+            self::childRead($sock);
+            try {
+                $first = $lock->get() ? 'true' : 'false';
+                $lock->release();
+                $second = $lock->block(5) ? 'true' : 'false';
+                self::send($sock, "get $first block $second");
+            } catch (\Throwable $e) {
+                self::send($sock, get_class($e) . ': ' . $e->getMessage());
+            }
+        });
+        $this->assertSame('held', $this->expect($sock));
+        posix_kill($this->lastChildPid(), SIGSTOP);
+        $store = $this->store('zookeeper');
+        $this->assertTrue($store->lock('lost', 0, 'parent')->block(20)); // once the stopped child's session expired
+        $store->lock('lost')->forceRelease();
+        posix_kill($this->lastChildPid(), SIGCONT);
+        self::send($sock, 'go');
+        $line = $this->expect($sock, 20);
+        $this->assertSame('get true block true', $line, 'the lost hold is cleared: a bool, no exception');
+    }
+
+    public static function lostHolds(): array
+    {
+        return ['zookeeper' => ['zookeeper'], 'redis' => ['redis']];
+    }
+
+    public function testTagsReachTheInnerStore(): void
+    {
+        $cache = new Repository(new DlockStore(new ArrayStore(), $this->backendOptions('zookeeper'), $this->prefix));
+        $cache->tags(['people', 'authors'])->put('anne', 'Anne', 60);
+        $this->assertSame('Anne', $cache->tags(['people', 'authors'])->get('anne'));
+        $cache->tags('people')->flush();
+        $this->assertNull($cache->tags(['people', 'authors'])->get('anne'));
+
+        $plain = new Repository(new DlockStore(new class extends SharedFileStore {
+            public function __construct()
+            {
+                parent::__construct(sys_get_temp_dir() . '/dlock-bridge-notags-' . getmypid());
+            }
+        }, $this->backendOptions('zookeeper'), $this->prefix));
+        $this->expectException(\BadMethodCallException::class);
+        $plain->tags('x');
+    }
+}
