@@ -102,7 +102,7 @@ final class SymfonySemaphoreStoreTest extends DlockTestCase
         $store->save($key, 30);
         $store->putOffExpiration($key, 30);
         // the lease is released behind the store's back: not held any more
-        $key->getState(DlockSemaphoreStore::class)[0]->release();
+        DlockSemaphoreStore::leases($key)[0]->release();
         $this->assertFalse($store->exists($key));
         $this->expectException(SemaphoreExpiredException::class);
         $store->putOffExpiration($key, 30);

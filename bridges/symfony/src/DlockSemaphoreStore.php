@@ -1,7 +1,8 @@
 <?php
 /*
  * A symfony/semaphore store on dlock's DistributedSemaphore: a key of limit L
- * and weight W holds W leases of a DistributedSemaphore with L leases.
+ * and weight W holds W leases of a DistributedSemaphore with L leases, until
+ * delete(), its TTL or request end.
  */
 
 declare(strict_types=1);
@@ -9,6 +10,7 @@ declare(strict_types=1);
 namespace Dlock\Bridge\Symfony;
 
 use Symfony\Component\Semaphore\Exception\InvalidArgumentException;
+use Symfony\Component\Semaphore\Exception\RuntimeException;
 use Symfony\Component\Semaphore\Exception\SemaphoreAcquiringException;
 use Symfony\Component\Semaphore\Exception\SemaphoreExpiredException;
 use Symfony\Component\Semaphore\Exception\SemaphoreReleasingException;
@@ -16,22 +18,38 @@ use Symfony\Component\Semaphore\Key;
 use Symfony\Component\Semaphore\PersistingStoreInterface;
 
 /**
- * The resource "r" maps to the ZooKeeper path "<prefix>/" . rawurlencode("r"),
- * prefix "/dlock/semaphore" by default. The leases are kept in the key's state,
- * so a held key cannot be serialized (dlock's objects refuse it).
+ * The resource "r" maps to the path "<prefix>/" . rawurlencode("r") (see
+ * pathOf()), prefix "/dlock/semaphore" by default. The leases are kept in the
+ * key's state, so a held key cannot be serialized (dlock's objects refuse
+ * it), and in a registry of the process, so they outlive the Key (a Semaphore
+ * with autoRelease: false keeps them).
  *
- * The TTL is ignored: a lease is held until delete(), the end of the request
- * or the loss of the ZooKeeper session; putOffExpiration() only checks that
- * every lease is still certainly held. Every process must use one limit per
- * resource (see dlock's README on semaphores). A weight above 1 takes its
- * leases one after the other (all or none: on a shortfall those taken are
- * given back).
+ * The TTL is honoured as far as the process can: Semaphore::acquire() and
+ * refresh() set the Key's expiry to the TTL, and once it has passed the store
+ * gives the leases back (at its next call in this process, whatever the key,
+ * or at request end) and exists() is false, so isExpired() and isAcquired()
+ * never disagree. putOffExpiration() moves the end on while every lease is
+ * still held. A lease also ends with delete(), request end or the loss of its
+ * session. Every process must use one limit per resource (see dlock's README
+ * on semaphores). A weight above 1 takes its leases one after the other (all
+ * or none: on a shortfall those taken are given back). A full semaphore is a
+ * SemaphoreAcquiringException (acquire() false); an unreachable server or a
+ * lost session is a RuntimeException (acquire() throws), as with Symfony's
+ * RedisStore.
  *
  * Signatures fit symfony/semaphore 5.4 and the native return types of 7.x.
  */
 class DlockSemaphoreStore implements PersistingStoreInterface
 {
     private const STATE = self::class;
+
+    /**
+     * The leases of every key of this process that holds: id => ['leases' =>
+     * list<\DistributedSemaphore>, 'until' => float (microtime)].
+     */
+    private static array $kept = [];
+
+    private static int $ids = 0;
 
     /** @var array<string, mixed> */
     private array $options;
@@ -40,28 +58,34 @@ class DlockSemaphoreStore implements PersistingStoreInterface
 
     /**
      * @param array<string, mixed> $options what dlock's lock constructors take, plus
-     *        "prefix": the ZooKeeper path under which resources live
+     *        "prefix": the path under which resources live
      */
     public function __construct(array $options = [])
     {
         $prefix = $options['prefix'] ?? '/dlock/semaphore';
         unset($options['prefix']);
-        if (!\is_string($prefix) || !str_starts_with($prefix, '/') || str_ends_with($prefix, '/')) {
-            throw new InvalidArgumentException('DlockSemaphoreStore: "prefix" must be an absolute ZooKeeper path without a trailing "/".');
+        if (!\is_string($prefix) || !str_starts_with($prefix, '/') || str_ends_with($prefix, '/') || \strlen($prefix) > 900) {
+            throw new InvalidArgumentException('DlockSemaphoreStore: "prefix" must be an absolute path without a trailing "/", at most 900 bytes.');
         }
         new \DistributedSemaphore($prefix . '/probe', 1, $options); // checks the options, no network
         $this->prefix = $prefix;
         $this->options = $options;
     }
 
+    /**
+     * The dlock path of a resource name: "<prefix>/" . rawurlencode($resource),
+     * a name of only dots written "%2E" per dot, and "" or a name whose path
+     * would pass dlock's 1024 bytes as "%~" . sha256($resource) (distinct
+     * names stay distinct paths).
+     */
     public function pathOf(string $resource): string
     {
-        if ($resource === '') {
-            throw new InvalidArgumentException('DlockSemaphoreStore: the resource name must not be empty.');
-        }
         $name = rawurlencode($resource);
-        if (trim($name, '.') === '') { // "." and ".." are not valid path segments
+        if ($name !== '' && trim($name, '.') === '') { // "." and ".." are not valid path segments
             $name = str_repeat('%2E', \strlen($name));
+        }
+        if ($name === '' || \strlen($this->prefix) + 1 + \strlen($name) > 1024) {
+            $name = '%~' . hash('sha256', $resource);
         }
         return $this->prefix . '/' . $name;
     }
@@ -71,10 +95,7 @@ class DlockSemaphoreStore implements PersistingStoreInterface
         if ($this->exists($key)) {
             return;
         }
-        if ($key->hasState(self::STATE)) { // a lost hold: forget it
-            self::releaseAll($key->getState(self::STATE));
-            $key->removeState(self::STATE);
-        }
+        $this->forget($key); // a lost or expired hold
         $taken = [];
         try {
             for ($i = 0; $i < $key->getWeight(); $i++) {
@@ -86,12 +107,15 @@ class DlockSemaphoreStore implements PersistingStoreInterface
             }
         } catch (\DistributedLockException $e) {
             self::releaseAll($taken);
-            throw new SemaphoreAcquiringException($key, $e->getMessage());
+            // not "full": Semaphore::acquire() throws instead of returning false
+            throw new RuntimeException(sprintf('DlockSemaphoreStore: cannot acquire the "%s" semaphore: %s', $key, $e->getMessage()), 0, $e);
         } catch (SemaphoreAcquiringException $e) {
             self::releaseAll($taken);
             throw $e;
         }
-        $key->setState(self::STATE, $taken);
+        $id = ++self::$ids;
+        self::$kept[$id] = ['leases' => $taken, 'until' => microtime(true) + $ttlInSecond];
+        $key->setState(self::STATE, $id);
     }
 
     public function delete(Key $key): void
@@ -99,9 +123,11 @@ class DlockSemaphoreStore implements PersistingStoreInterface
         if (!$key->hasState(self::STATE)) {
             return;
         }
-        $leases = $key->getState(self::STATE);
+        $id = $key->getState(self::STATE);
         $key->removeState(self::STATE);
-        $failure = self::releaseAll($leases);
+        $h = self::$kept[$id] ?? null;
+        unset(self::$kept[$id]);
+        $failure = $h === null ? null : self::releaseAll($h['leases']);
         if ($failure !== null) {
             throw new SemaphoreReleasingException($key, $failure);
         }
@@ -109,10 +135,15 @@ class DlockSemaphoreStore implements PersistingStoreInterface
 
     public function exists(Key $key): bool
     {
+        self::expire();
         if (!$key->hasState(self::STATE)) {
             return false;
         }
-        foreach ($key->getState(self::STATE) as $lease) {
+        $h = self::$kept[$key->getState(self::STATE)] ?? null;
+        if ($h === null) {
+            return false;
+        }
+        foreach ($h['leases'] as $lease) {
             if (!$lease->isAcquired()) {
                 return false;
             }
@@ -123,7 +154,45 @@ class DlockSemaphoreStore implements PersistingStoreInterface
     public function putOffExpiration(Key $key, float $ttlInSecond): void
     {
         if (!$this->exists($key)) {
+            $this->forget($key);
             throw new SemaphoreExpiredException($key, 'the semaphore is no longer held');
+        }
+        self::$kept[$key->getState(self::STATE)]['until'] = microtime(true) + $ttlInSecond;
+    }
+
+    /**
+     * The dlock leases $key holds (empty when it holds none), e.g. for their
+     * fencing tokens.
+     *
+     * @return list<\DistributedSemaphore>
+     */
+    public static function leases(Key $key): array
+    {
+        return $key->hasState(self::STATE) ? (self::$kept[$key->getState(self::STATE)]['leases'] ?? []) : [];
+    }
+
+    /** Gives back and forgets whatever $key still has. */
+    private function forget(Key $key): void
+    {
+        if ($key->hasState(self::STATE)) {
+            $id = $key->getState(self::STATE);
+            $key->removeState(self::STATE);
+            if (isset(self::$kept[$id])) {
+                self::releaseAll(self::$kept[$id]['leases']);
+                unset(self::$kept[$id]);
+            }
+        }
+    }
+
+    /** Gives back the leases of every key of the process whose TTL has passed. */
+    private static function expire(): void
+    {
+        $now = microtime(true);
+        foreach (self::$kept as $id => $h) {
+            if ($h['until'] <= $now) {
+                unset(self::$kept[$id]);
+                self::releaseAll($h['leases']);
+            }
         }
     }
 

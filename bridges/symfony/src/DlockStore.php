@@ -20,9 +20,10 @@ use Symfony\Component\Lock\Key;
 
 /**
  * Each Key gets its own \DistributedReadWriteLock, kept in the key's state
- * (so the key is marked unserializable). The resource "r" maps to the ZooKeeper
- * path "<prefix>/" . rawurlencode("r") (a name of only dots has its dots
- * written %2E), prefix "/dlock/symfony" by default.
+ * (so the key is marked unserializable) and, while it holds, in a registry of
+ * the process (so the hold outlives the Key, as autoRelease: false wants). The
+ * resource "r" maps to the path "<prefix>/" . rawurlencode("r") (see
+ * pathOf()), prefix "/dlock/symfony" by default.
  *
  * A DlockStore lock is the *write part of a read-write lock*: it excludes
  * readers and writers of DlockStore on the same resource, but it is not the
@@ -41,6 +42,16 @@ class DlockStore implements BlockingStoreInterface, BlockingSharedLockStoreInter
 
     private const DEFAULT_PREFIX = '/dlock/symfony';
 
+    /**
+     * Every read-write lock of this process that holds a part, by object id:
+     * the hold lasts until delete() (or request end, or the loss of its
+     * session), not until its Key is collected, so a Lock created with
+     * autoRelease: false keeps it, as with Symfony's own stores.
+     *
+     * @var array<int, \DistributedReadWriteLock>
+     */
+    private static array $kept = [];
+
     /** @var array<string, mixed> options for \DistributedReadWriteLock */
     private array $options;
 
@@ -57,8 +68,8 @@ class DlockStore implements BlockingStoreInterface, BlockingSharedLockStoreInter
     {
         $prefix = $options['prefix'] ?? self::DEFAULT_PREFIX;
         unset($options['prefix']);
-        if (!\is_string($prefix) || !str_starts_with($prefix, '/') || str_ends_with($prefix, '/')) {
-            throw new InvalidArgumentException('DlockStore: "prefix" must be an absolute ZooKeeper path without a trailing "/".');
+        if (!\is_string($prefix) || !str_starts_with($prefix, '/') || str_ends_with($prefix, '/') || \strlen($prefix) > 900) {
+            throw new InvalidArgumentException('DlockStore: "prefix" must be an absolute path without a trailing "/", at most 900 bytes.');
         }
         $this->prefix = $prefix;
         $this->options = $options;
@@ -67,18 +78,21 @@ class DlockStore implements BlockingStoreInterface, BlockingSharedLockStoreInter
         new \DistributedReadWriteLock($prefix . '/probe', $options);
     }
 
-    /** The ZooKeeper path of a resource name. */
+    /**
+     * The dlock path of a resource name: "<prefix>/" . rawurlencode($resource),
+     * a name of only dots written "%2E" per dot, and "" or a name whose path
+     * would pass dlock's 1024 bytes as "%~" . sha256($resource). Distinct
+     * names stay distinct paths: rawurlencode() never produces "%2E" or "%~".
+     */
     public function pathOf(string $resource): string
     {
-        if ($resource === '') {
-            throw new InvalidArgumentException('DlockStore: the resource name must not be empty.');
-        }
         $name = rawurlencode($resource);
-        // rawurlencode() leaves "." alone, and "." or ".." is not a valid path
-        // segment; writing those dots as %2E stays one-to-one, since
-        // rawurlencode() never produces "%2E" itself
-        if (trim($name, '.') === '') {
+        // rawurlencode() leaves "." alone, and "." or ".." is not a valid path segment
+        if ($name !== '' && trim($name, '.') === '') {
             $name = str_repeat('%2E', \strlen($name));
+        }
+        if ($name === '' || \strlen($this->prefix) + 1 + \strlen($name) > 1024) {
+            $name = '%~' . hash('sha256', $resource);
         }
         return $this->prefix . '/' . $name;
     }
@@ -110,6 +124,7 @@ class DlockStore implements BlockingStoreInterface, BlockingSharedLockStoreInter
         }
         [$rw, $mode] = $key->getState(self::STATE);
         $key->removeState(self::STATE);
+        unset(self::$kept[spl_object_id($rw)]);
         if ($mode === null) {
             return;
         }
@@ -135,8 +150,9 @@ class DlockStore implements BlockingStoreInterface, BlockingSharedLockStoreInter
 
     /**
      * A dlock lock does not expire while its session lives, so there is
-     * nothing to extend and nothing is ever shortened; this only checks that
-     * the lock is still certainly held.
+     * nothing to extend, and the Key's lifetime is never reduced
+     * (Lock::getRemainingLifetime() stays null, isExpired() false); this only
+     * checks that the lock is still certainly held.
      */
     public function putOffExpiration(Key $key, float $ttl): void
     {
@@ -183,7 +199,7 @@ class DlockStore implements BlockingStoreInterface, BlockingSharedLockStoreInter
                 throw new InvalidArgumentException(sprintf('DlockStore: cannot lock "%s": %s', $key, $e->getMessage()), 0, $e);
             }
             $mode = null;
-            $key->setState(self::STATE, [$rw, null]);
+            self::setMode($key, $rw, null);
             $key->markUnserializable();
         }
 
@@ -195,7 +211,7 @@ class DlockStore implements BlockingStoreInterface, BlockingSharedLockStoreInter
                 // expected: release() of a lost lock throws and clears it
             }
             $mode = null;
-            $key->setState(self::STATE, [$rw, null]);
+            self::setMode($key, $rw, null);
         }
 
         if ($mode === $want) {
@@ -208,7 +224,18 @@ class DlockStore implements BlockingStoreInterface, BlockingSharedLockStoreInter
         } else {
             $this->take($key, self::part($rw, $want), $blocking);
         }
-        $key->setState(self::STATE, [$rw, $want]);
+        self::setMode($key, $rw, $want);
+    }
+
+    /** Records in $key which part it holds, and keeps $rw alive while it holds one. */
+    private static function setMode(Key $key, \DistributedReadWriteLock $rw, ?string $mode): void
+    {
+        $key->setState(self::STATE, [$rw, $mode]);
+        if ($mode === null) {
+            unset(self::$kept[spl_object_id($rw)]);
+        } else {
+            self::$kept[spl_object_id($rw)] = $rw;
+        }
     }
 
     /** Takes a part that $key does not hold yet. */
@@ -232,30 +259,31 @@ class DlockStore implements BlockingStoreInterface, BlockingSharedLockStoreInter
      * Read to write. dlock has no atomic upgrade (a write node queued behind
      * our own read would wait for itself, which dlock refuses): the read lock
      * is released and the write lock taken, as flock() converts a lock (and so
-     * Symfony's FlockStore). Non-blocking, a promotion while others read is
-     * refused up front and the read lock kept; if a writer slips in between
-     * the release and the take, the read lock is taken back when it can be.
+     * Symfony's FlockStore). Non-blocking, a promotion while anyone else reads
+     * or waits is refused up front and the read lock kept (a waiting writer
+     * would be granted before us, and our read could not be taken back behind
+     * it); if a newcomer slips in between the release and the take, the read
+     * lock is taken back when it can be.
      */
     private function promote(Key $key, \DistributedReadWriteLock $rw, bool $blocking): void
     {
         if (!$blocking) {
             try {
-                $holders = array_filter(\DistributedReadWriteLock::participants($rw->getPath(), $this->options),
-                    fn(array $p): bool => $p['holder']);
+                $others = \count(\DistributedReadWriteLock::participants($rw->getPath(), $this->options)) - 1;
             } catch (\DistributedLockException $e) {
                 throw new LockAcquiringException(sprintf('Failed to promote the "%s" lock: %s', $key, $e->getMessage()), 0, $e);
             }
-            if (\count($holders) > 1) {
-                throw new LockConflictedException(sprintf('The "%s" lock is read by others: it cannot be promoted now.', $key));
+            if ($others > 0) {
+                throw new LockConflictedException(sprintf('The "%s" lock is read or awaited by others: it cannot be promoted now.', $key));
             }
         }
         self::releaseQuietly($rw->readLock());
-        $key->setState(self::STATE, [$rw, null]);
+        self::setMode($key, $rw, null);
         try {
             $this->take($key, $rw->writeLock(), $blocking);
         } catch (LockConflictedException | LockAcquiringException $e) {
             if (!$blocking && $this->retake($rw->readLock())) {
-                $key->setState(self::STATE, [$rw, 'read']);
+                self::setMode($key, $rw, 'read');
             }
             throw $e;
         }
