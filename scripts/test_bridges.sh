@@ -1,14 +1,17 @@
 #!/usr/bin/env bash
 # Runs the Symfony and Laravel bridge tests (bridges/tests, PHPUnit 9 from
-# Debian) against the ZooKeeper in DLOCK_TEST_HOSTS, then checks the root
+# Debian) against the test servers of every backend (ZooKeeper in
+# DLOCK_TEST_HOSTS, Redis in DLOCK_TEST_REDIS, PostgreSQL in DLOCK_TEST_PG,
+# MariaDB in DLOCK_TEST_MYSQL, as scripts/test.sh exports them), then checks the root
 # composer.json's php-ext block (scripts/check_composer.php), runs the two
 # bridge examples, and validates the composer.json files (composer validate).
 # Each of those three is one more check. Ends with one line "N passed, N failed"
 # (a skipped, incomplete, risky or warned test counts as failed) and exits
 # non-zero on any failure.
-#   DLOCK_TEST_HOSTS=127.0.0.1:21810 scripts/test_bridges.sh [phpunit args]
-# scripts/test.sh starts the server and calls this; alone:
-#   hosts=$(scripts/zk.sh start 21910) && DLOCK_TEST_HOSTS=$hosts scripts/test_bridges.sh; scripts/zk.sh stop 21910
+#   DLOCK_TEST_HOSTS=127.0.0.1:21810 DLOCK_TEST_REDIS=127.0.0.1:26379 \
+#   DLOCK_TEST_PG=postgres://... DLOCK_TEST_MYSQL=mysql://... scripts/test_bridges.sh [phpunit args]
+# scripts/test.sh starts the servers and calls this; alone, start each with
+# scripts/zk.sh, redis.sh, pg.sh and mysql.sh (start PORT prints what to export).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
@@ -19,18 +22,20 @@ finish() {
 	exit
 }
 
-if [[ -z "${DLOCK_TEST_HOSTS:-}" ]]; then
-	echo "test_bridges: set DLOCK_TEST_HOSTS (scripts/zk.sh start PORT prints one)"
-	failed=1
-	finish
-fi
+for var in DLOCK_TEST_HOSTS DLOCK_TEST_REDIS DLOCK_TEST_PG DLOCK_TEST_MYSQL; do
+	if [[ -z "${!var:-}" ]]; then
+		echo "test_bridges: set $var (scripts/test.sh starts every test server and exports it)"
+		failed=1
+		finish
+	fi
+done
 # Debian's packages stand in for Packagist: symfony/lock and /semaphore 5.4,
 # illuminate 8.83 (cache; container and config for the service provider test);
 # php-fpm and cgi-fcgi for the request-end test
 export DLOCK_EXTRA_PACKAGES="${DLOCK_EXTRA_PACKAGES:-} php-symfony-lock php-symfony-semaphore php-illuminate-cache php-illuminate-container php-illuminate-config phpunit composer php-fpm libfcgi-bin"
 scripts/setup.sh || { failed=1; finish; }
 
-echo "== bridge tests (PHPUnit, ZooKeeper at $DLOCK_TEST_HOSTS)"
+echo "== bridge tests (PHPUnit; ZooKeeper at $DLOCK_TEST_HOSTS, Redis at $DLOCK_TEST_REDIS, PostgreSQL and MariaDB)"
 load=(-d "extension=$PWD/modules/dlock.so")
 php -m 2>/dev/null | grep -qx dlock && load=() # already enabled in php.ini
 log=$(mktemp)

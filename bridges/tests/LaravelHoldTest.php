@@ -247,6 +247,22 @@ final class LaravelHoldTest extends DlockTestCase
         return ['zookeeper' => ['zookeeper'], 'redis' => ['redis']];
     }
 
+    /** @dataProvider backends */
+    public function testEveryNameIsADistinctLock(string $backend): void
+    {
+        $store = $this->store($backend);
+        $names = ['', str_repeat('я', 200), str_repeat('x', 1100), str_repeat('x', 1101), '.', '%2E', '%~'];
+        foreach ($names as $name) {
+            $this->assertTrue($store->lock($name, 60, 'a')->get(), 'length ' . \strlen($name));
+        }
+        $this->assertCount(\count($names), array_unique(array_map(fn($n) => $store->lock($n)->getPath(), $names)));
+        foreach ($names as $name) {
+            $this->assertLessThanOrEqual(1024, \strlen($store->lock($name)->getPath()));
+            $this->assertFalse($store->lock($name, 60, 'b')->get());
+            $this->assertTrue($store->lock($name, 60, 'a')->release());
+        }
+    }
+
     public function testTagsReachTheInnerStore(): void
     {
         $cache = new Repository(new DlockStore(new ArrayStore(), $this->backendOptions('zookeeper'), $this->prefix));
