@@ -18,7 +18,7 @@ use Illuminate\Support\ServiceProvider;
  *             'driver'  => 'dlock',
  *             'store'   => 'redis',                     // where cached values live
  *             'options' => ['hosts' => env('DLOCK_HOSTS', '127.0.0.1:2181')],
- *             'prefix'  => '/dlock/laravel',            // ZooKeeper path of the locks
+ *             'prefix'  => '/dlock/laravel',            // root of the lock names
  *         ],
  *     ],
  *
