@@ -74,6 +74,7 @@ final class LaravelHoldTest extends DlockTestCase
     }
 
     /** @dataProvider backends */
+    #[\PHPUnit\Framework\Attributes\DataProvider('backends')]
     public function testALockOutlivesItsObject(string $backend): void
     {
         $store = $this->store($backend);
@@ -98,6 +99,7 @@ final class LaravelHoldTest extends DlockTestCase
     }
 
     /** @dataProvider backends */
+    #[\PHPUnit\Framework\Attributes\DataProvider('backends')]
     public function testTheUniqueJobLockAdmitsAJobOnce(string $backend): void
     {
         // what Illuminate\Bus\UniqueLock::acquire() and the worker's release do
@@ -111,6 +113,7 @@ final class LaravelHoldTest extends DlockTestCase
     }
 
     /** @dataProvider backends */
+    #[\PHPUnit\Framework\Attributes\DataProvider('backends')]
     public function testTheSecondsRunOut(string $backend): void
     {
         $store = $this->store($backend);
@@ -144,6 +147,7 @@ final class LaravelHoldTest extends DlockTestCase
     }
 
     /** @dataProvider backends */
+    #[\PHPUnit\Framework\Attributes\DataProvider('backends')]
     public function testTheOwnerIsSeenFromAnotherProcess(string $backend): void
     {
         $store = $this->store($backend);
@@ -170,6 +174,7 @@ final class LaravelHoldTest extends DlockTestCase
     }
 
     /** @dataProvider backends */
+    #[\PHPUnit\Framework\Attributes\DataProvider('backends')]
     public function testRestoreLockOfAHoldInAnotherProcessRefuses(string $backend): void
     {
         $options = $this->backendOptions($backend);
@@ -196,6 +201,7 @@ final class LaravelHoldTest extends DlockTestCase
     }
 
     /** @dataProvider lostHolds */
+    #[\PHPUnit\Framework\Attributes\DataProvider('lostHolds')]
     public function testAGetAfterALostHoldIsABool(string $backend): void
     {
         if ($backend === 'redis') {
@@ -248,6 +254,7 @@ final class LaravelHoldTest extends DlockTestCase
     }
 
     /** @dataProvider backends */
+    #[\PHPUnit\Framework\Attributes\DataProvider('backends')]
     public function testEveryNameIsADistinctLock(string $backend): void
     {
         $store = $this->store($backend);

@@ -61,6 +61,7 @@ final class SymfonyContractTest extends DlockTestCase
     }
 
     /** @dataProvider symfonyBackends */
+    #[\PHPUnit\Framework\Attributes\DataProvider('symfonyBackends')]
     public function testAutoReleaseFalseKeepsTheLockPastItsLockAndKey(string $backend): void
     {
         $store = $this->store($backend);
@@ -92,6 +93,7 @@ final class SymfonyContractTest extends DlockTestCase
     }
 
     /** @dataProvider symfonyBackends */
+    #[\PHPUnit\Framework\Attributes\DataProvider('symfonyBackends')]
     public function testAutoReleaseFalseKeepsTheSemaphore(string $backend): void
     {
         $store = $this->semaphores($backend);
@@ -131,6 +133,7 @@ final class SymfonyContractTest extends DlockTestCase
     }
 
     /** @dataProvider unreachable */
+    #[\PHPUnit\Framework\Attributes\DataProvider('unreachable')]
     public function testASemaphoreOnAnUnreachableServerThrows(array $options): void
     {
         $semaphore = (new SemaphoreFactory(new DlockSemaphoreStore($options)))->createSemaphore('down', 2);
@@ -144,6 +147,7 @@ final class SymfonyContractTest extends DlockTestCase
     }
 
     /** @dataProvider symfonyBackends */
+    #[\PHPUnit\Framework\Attributes\DataProvider('symfonyBackends')]
     public function testASemaphoreIsNotHeldPastItsTtl(string $backend): void
     {
         $store = $this->semaphores($backend);
@@ -164,6 +168,7 @@ final class SymfonyContractTest extends DlockTestCase
     }
 
     /** @dataProvider symfonyBackends */
+    #[\PHPUnit\Framework\Attributes\DataProvider('symfonyBackends')]
     public function testALockKeyDoesNotExpire(string $backend): void
     {
         $lock = (new LockFactory($this->store($backend)))->createLock('ttl', 0.3);
@@ -177,6 +182,7 @@ final class SymfonyContractTest extends DlockTestCase
     }
 
     /** @dataProvider symfonyBackends */
+    #[\PHPUnit\Framework\Attributes\DataProvider('symfonyBackends')]
     public function testEveryNameSymfonyAcceptsIsADistinctResource(string $backend): void
     {
         $store = $this->store($backend);
@@ -211,6 +217,7 @@ final class SymfonyContractTest extends DlockTestCase
     }
 
     /** @dataProvider symfonyBackends */
+    #[\PHPUnit\Framework\Attributes\DataProvider('symfonyBackends')]
     public function testARefusedPromotionKeepsTheReadLockWhileAWriterWaits(string $backend): void
     {
         $store = $this->store($backend);

@@ -267,7 +267,7 @@ class DlockLock extends Lock
         ];
         if ($this->ownerStore !== null) {
             if ($this->seconds > 0) {
-                $this->ownerStore->put($this->ownerKey(), $this->owner, (int) $this->seconds);
+                $this->ownerStore->put($this->ownerKey(), $this->owner, max(1, (int) ceil($this->seconds)));
             } else {
                 $this->ownerStore->forever($this->ownerKey(), $this->owner);
             }
