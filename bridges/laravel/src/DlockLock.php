@@ -252,9 +252,11 @@ class DlockLock extends Lock
             unset($options['data']); // accepted but not stored: the owner is recorded in the cache store
         }
         if ($this->seconds > 0 && self::isRedis($this->options)) {
-            // the lease ends with the lock's seconds: renewals stop at once
+            // the lease ends with the lock's seconds (whatever lease the options
+            // give): renewals stop at once, or after the part past Redis's
+            // longest lease
             $lease = min(86400.0, max(0.1, (float) $this->seconds));
-            $options += ['lease' => $lease, 'max_hold' => max(0.001, $this->seconds - $lease)];
+            $options = ['lease' => $lease, 'max_hold' => max(0.001, $this->seconds - $lease)] + $options;
         }
         return new \DistributedLock($this->path, $options);
     }
