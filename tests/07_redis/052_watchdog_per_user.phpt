@@ -50,9 +50,13 @@ $tries = $got = 0;
 while (microtime(true) - $t < 3.5) {
     $tries++;
     foreach ([$oa, $ob] as $o) {
-        if ($o->tryAcquire()) {
-            $got++;
-            $o->release();
+        try {
+            if ($o->tryAcquire()) {
+                $got++;
+                $o->release();
+            }
+        } catch (DistributedLockConnectionException $e) {
+            /* a slow reply on a loaded machine: not granted */
         }
     }
     usleep(100000);
