@@ -113,6 +113,11 @@ static int wd_round(wd_group *g, int64_t now)
 	if (!n) {
 		return 0;
 	}
+	/* a reply is awaited no longer than connect_timeout either: a dead
+	 * connection is replaced in time for another try within the lease */
+	if (g->conn.cfg.connect_timeout_ms < timeout) {
+		timeout = g->conn.cfg.connect_timeout_ms;
+	}
 	/* keys and fields are copied while the mutex is held: a lock may be
 	 * released and freed while the call is under way */
 	for (i = 0; i < n; i++) {
