@@ -10,6 +10,9 @@
 #   scripts/redis.sh kill PORT      kill -9 by pidfile, waits until the port is closed
 #   scripts/redis.sh restart PORT   starts a stopped/killed server again on the same
 #                                   dir and options (its data, if any, is kept)
+#   scripts/redis.sh pause PORT     SIGSTOP: the server stalls (connects still complete,
+#                                   no command is answered) until resume
+#   scripts/redis.sh resume PORT    SIGCONT
 #   scripts/redis.sh start-replicated BASE
 #                                   master on BASE, replica on BASE+1, sentinel on
 #                                   BASE+2 (monitor name "dlock"), waits until the
@@ -77,7 +80,8 @@ stop_port() {
 	local port=$1 sig=$2 dir=$STATE_ROOT/$1 pid
 	[[ -f "$dir/pid" ]] || { port_open "$port" && return 1; return 0; }
 	pid=$(cat "$dir/pid")
-	[[ $pid =~ ^[0-9]+$ ]] && kill -"$sig" "$pid" 2>/dev/null
+	# CONT too: a paused server handles the signal only once it runs again
+	[[ $pid =~ ^[0-9]+$ ]] && kill -"$sig" "$pid" 2>/dev/null && kill -CONT "$pid" 2>/dev/null
 	if ! wait_closed "$port" 5; then
 		[[ $pid =~ ^[0-9]+$ ]] && kill -KILL "$pid" 2>/dev/null
 		wait_closed "$port" 3 || return 1
@@ -109,6 +113,14 @@ stop | kill)
 	sig=TERM
 	[[ $cmd == kill ]] && sig=KILL
 	stop_port "$port" "$sig" || die "server on port $port did not stop"
+	;;
+pause | resume)
+	port_ok "$port" || die "usage: $cmd PORT"
+	pid=$(cat "$STATE_ROOT/$port/pid" 2>/dev/null)
+	[[ $pid =~ ^[0-9]+$ ]] || die "no server running on port $port"
+	sig=STOP
+	[[ $cmd == resume ]] && sig=CONT
+	kill -"$sig" "$pid" || die "cannot signal the server on port $port"
 	;;
 restart)
 	port_ok "$port" || die "usage: restart PORT"
@@ -183,7 +195,7 @@ stop-replicated)
 	exit $rc
 	;;
 *)
-	sed -n '2,22p' "$0" >&2
+	sed -n '2,25p' "$0" >&2
 	exit 2
 	;;
 esac

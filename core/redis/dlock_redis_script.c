@@ -69,6 +69,27 @@
 	"elseif c == 'z' or c == 'w' then redis.call('zrem', k, f) zexpire(k) "                        \
 	"else redis.call('del', k) end end "
 
+/* The fencing counter (KEYS[3] of the lock script). A grant takes the next
+ * token: the larger of the counter plus one and the server's clock in
+ * microseconds. So every token is at most its grant's time (a script takes
+ * more than a microsecond), and a counter that was lost (FLUSHALL, eviction,
+ * a restart without persistence) starts again above every token handed out
+ * for the name before, unless the server's clock was set back by more than
+ * the time since that grant. A counter that is not a number is left to
+ * INCR's error. curtok() is the counter, or a new token when it is gone. */
+#define DLOCK_LUA_TOKEN                                                                            \
+	"local function nexttok(k) "                                                                   \
+	"local t = redis.call('time') "                                                                \
+	"local now = tonumber(t[1]) * 1000000 + tonumber(t[2]) "                                       \
+	"local c = redis.call('get', k) "                                                              \
+	"if c and ((not tonumber(c)) or tonumber(c) >= now) then return redis.call('incr', k) end "    \
+	"redis.call('set', k, string.format('%.0f', now)) "                                            \
+	"return now end "                                                                              \
+	"local function curtok(k) "                                                                    \
+	"local c = tonumber(redis.call('get', k) or '') "                                              \
+	"if c then return c end "                                                                      \
+	"return nexttok(k) end "
+
 /* Makes sure the first n live waiters of queue q are woken: each not woken
  * yet gets one LPUSH on its wake list (dlock uses LPUSH for nothing else);
  * waiters whose heartbeat key (pw..id) expired are dropped on the way.
@@ -113,7 +134,7 @@
  * downgrade refused because a writer waits. Free places go to the first live
  * waiters (a reader waits only behind writers), so a newcomer never
  * overtakes the queue. */
-static const char dlock_lua_lock[] = DLOCK_LUA_FORMATS DLOCK_LUA_WAKE
+static const char dlock_lua_lock[] = DLOCK_LUA_FORMATS DLOCK_LUA_WAKE DLOCK_LUA_TOKEN
     "local lease, field, fmt, me = ARGV[1], ARGV[2], ARGV[3], ARGV[4] "
     "local ttl, pw, pk, grant = tonumber(ARGV[5]), ARGV[6], ARGV[7], ARGV[8] "
     "local reader = fmt == 'wr' "
@@ -121,7 +142,7 @@ static const char dlock_lua_lock[] = DLOCK_LUA_FORMATS DLOCK_LUA_WAKE
     "if cnt > 0 then "
     "if me ~= '' then redis.call('lrem', KEYS[2], 0, me) redis.call('del', pw .. me, pk .. me) end "
     "setlease(KEYS[1], fmt, field, lease) "
-    "return {1, cnt, tonumber(redis.call('get', KEYS[3]) or '0')} "
+    "return {1, cnt, curtok(KEYS[3])} "
     "end "
     "if grant ~= '' then "
     "if held(KEYS[1], 'ww', grant) == 0 then return {-2, 0, 0} end "
@@ -129,7 +150,7 @@ static const char dlock_lua_lock[] = DLOCK_LUA_FORMATS DLOCK_LUA_WAKE
     "if string.sub(w, 1, 2) == 'w:' and redis.call('exists', pw .. w) == 1 then "
     "return {-3, 0, 0} end end "
     "take(KEYS[1], fmt, field, lease) "
-    "return {1, 1, redis.call('incr', KEYS[3])} "
+    "return {1, 1, nexttok(KEYS[3])} "
     "end "
     "local av = avail(KEYS[1], fmt) "
     "if av > 0 then "
@@ -144,7 +165,7 @@ static const char dlock_lua_lock[] = DLOCK_LUA_FORMATS DLOCK_LUA_WAKE
     "if live < av then "
     "if mine then redis.call('lrem', KEYS[2], 0, me) redis.call('del', pw .. me, pk .. me) end "
     "take(KEYS[1], fmt, field, lease) "
-    "return {1, 1, redis.call('incr', KEYS[3])} "
+    "return {1, 1, nexttok(KEYS[3])} "
     "end "
     "wakeall(KEYS[1], KEYS[2], pw, pk, ttl, fmt) "
     "end "

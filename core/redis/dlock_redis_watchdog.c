@@ -1,4 +1,5 @@
-/* dlock_redis_watchdog.c: the lease renewal thread (see the header). */
+/* dlock_redis_watchdog.c: the lease renewal threads, one per group of leases
+ * sent as the same user to the same server and database (see the header). */
 #include "dlock_redis_watchdog.h"
 
 #include <pthread.h>
@@ -11,45 +12,28 @@
 #include "dlock_redis_conn.h"
 #include "dlock_redis_script.h"
 
-#define WD_BATCH    64   /* leases renewed by one script call at most */
-#define WD_IDLE_MS  1000 /* longest sleep with nothing due */
-#define WD_RETRY_MS 250  /* next try after a failed renewal, at most */
+#define WD_BATCH      64           /* leases renewed by one script call at most */
+#define WD_IDLE_MS    1000         /* longest sleep with leases but nothing due */
+#define WD_RETRY_MS   250          /* next try after a failed renewal, at most */
+#define WD_STACK_SIZE (256 * 1024) /* a thread's stack: hiredis and one batch */
 
-typedef struct wd_conn {
-	struct wd_conn *next;
-	dlock_redis_conn conn;
-} wd_conn;
+/* The leases renewed as one user of one server and database; the thread, its
+ * connection and its list are the group's. */
+typedef struct dlock_redis_wd_group {
+	struct dlock_redis_wd_group *next; /* in wd_groups */
+	dlock_redis_conn conn;             /* its connection; cfg is the group's key */
+	dlock_redis_lease *leases;         /* registered leases (wd_mu) */
+	pthread_cond_t cond;               /* wakes the thread: a new lease, stop */
+	pthread_t thread;                  /* joined by dlock_redis_watchdog_stop */
+	int stop;                          /* asks the thread to end (atomic: read unlocked) */
+	int in_call;                       /* the thread uses conn outside wd_mu (wd_mu) */
+	int connected;                     /* conn has a socket (wd_mu) */
+} wd_group;
 
 static pthread_mutex_t wd_mu = PTHREAD_MUTEX_INITIALIZER;
-static pthread_cond_t wd_cond;
 static pthread_once_t wd_once = PTHREAD_ONCE_INIT;
-static pthread_t wd_thread;
-static int wd_running;             /* the thread exists */
-static int wd_stop;                /* asks it to end */
-static dlock_redis_lease *wd_list; /* registered leases */
-static uint64_t wd_gen;            /* last registration number */
-static wd_conn *wd_conns;          /* the thread's connections (only it uses them while running) */
-
-static void wd_free_conns(void)
-{
-	while (wd_conns) {
-		wd_conn *c = wd_conns;
-
-		wd_conns = c->next;
-		dlock_redis_conn_clear(&c->conn);
-		free(c);
-	}
-}
-
-static void wd_cond_init(void)
-{
-	pthread_condattr_t a;
-
-	pthread_condattr_init(&a);
-	pthread_condattr_setclock(&a, CLOCK_MONOTONIC);
-	pthread_cond_init(&wd_cond, &a);
-	pthread_condattr_destroy(&a);
-}
+static wd_group *wd_groups; /* every group with a running thread (wd_mu) */
+static uint64_t wd_gen;     /* last registration number (wd_mu) */
 
 static void wd_atfork_prepare(void)
 {
@@ -61,76 +45,64 @@ static void wd_atfork_parent(void)
 	pthread_mutex_unlock(&wd_mu);
 }
 
-/* The child has no watchdog thread and holds nothing: forget every lease
- * (the parent keeps renewing its own) and the thread's sockets. */
+/* The child has no watchdog threads and holds nothing: forget every lease
+ * (the parent keeps renewing its own), every group and its socket. A
+ * connection the parent's thread was using at the fork may be half-way
+ * through a call: it is left alone (leaked in the child), never freed. */
 static void wd_atfork_child(void)
 {
-	dlock_redis_lease *l;
+	while (wd_groups) {
+		wd_group *g = wd_groups;
+		dlock_redis_lease *l;
 
-	for (l = wd_list; l; l = l->next) {
-		l->registered = 0;
+		wd_groups = g->next;
+		for (l = g->leases; l; l = l->next) {
+			l->registered = 0;
+			l->group = NULL;
+		}
+		if (g->in_call) {
+			dlock_target_clear(&g->conn.cfg);
+		} else {
+			dlock_redis_conn_clear(&g->conn);
+		}
+		free(g); /* its condition may have had the parent's waiter: not destroyed */
 	}
-	wd_list = NULL;
-	wd_running = 0;
-	wd_stop = 0;
-	wd_free_conns();
-	/* the parent's watchdog may have been waiting on the condition: its
-	 * state came along, so the child starts with a fresh one */
-	wd_cond_init();
 	pthread_mutex_unlock(&wd_mu);
 }
 
 static void wd_init(void)
 {
-	wd_cond_init();
 	pthread_atfork(wd_atfork_prepare, wd_atfork_parent, wd_atfork_child);
 }
 
-static wd_conn *wd_conn_for(const dlock_target *t)
+/* The interrupt hook of a renewal: the group is asked to stop. */
+static int wd_stopping(void *arg)
 {
-	wd_conn *c;
+	wd_group *g = arg;
 
-	for (c = wd_conns; c; c = c->next) {
-		if (dlock_redis_conn_matches(&c->conn, t)) {
-			return c;
-		}
-	}
-	if (!(c = calloc(1, sizeof(*c))) || dlock_redis_conn_init(&c->conn, t, NULL) != DLOCK_OK) {
-		free(c);
-		return NULL;
-	}
-	c->next = wd_conns;
-	wd_conns = c;
-	return c;
+	return __atomic_load_n(&g->stop, __ATOMIC_ACQUIRE);
 }
 
-/* One renewal round for the due leases of one server; called and returns
- * with wd_mu held, drops it during the call. Returns the number renewed or
- * found lost (0: nothing was due). */
-static int wd_round(int64_t now)
+/* One renewal round for the due leases of g; called and returns with wd_mu
+ * held, drops it during the call. Returns the number renewed or found lost
+ * (0: nothing was due). */
+static int wd_round(wd_group *g, int64_t now)
 {
 	dlock_redis_lease *l, *batch[WD_BATCH];
 	uint64_t gens[WD_BATCH];
 	const char *kv[WD_BATCH * 4];
 	char leases[WD_BATCH][24];
-	const dlock_target *t = NULL;
 	redisReply *r = NULL;
-	wd_conn *c;
+	dlock_interrupt intr = {wd_stopping, g};
 	int n = 0, n_copied, i, rc;
 	int64_t sent, timeout = -1;
 
-	for (l = wd_list; l && n < WD_BATCH; l = l->next) {
+	for (l = g->leases; l && n < WD_BATCH; l = l->next) {
 		if (l->lost || l->renew_at > now || (l->max_until >= 0 && now >= l->max_until)) {
 			continue;
 		}
-		if (!t) {
-			t = l->target;
-		} else if (!dlock_target_same_server(t, l->target)) {
-			continue; /* another server: its own round */
-		}
 		batch[n] = l;
 		gens[n] = l->gen;
-		kv[n] = l->key;
 		snprintf(leases[n], sizeof(leases[n]), "%lld", (long long)l->lease_ms);
 		if (timeout < 0 || l->lease_ms / 3 < timeout) {
 			timeout = l->lease_ms / 3;
@@ -140,6 +112,11 @@ static int wd_round(int64_t now)
 	}
 	if (!n) {
 		return 0;
+	}
+	/* a reply is awaited no longer than connect_timeout either: a dead
+	 * connection is replaced in time for another try within the lease */
+	if (g->conn.cfg.connect_timeout_ms < timeout) {
+		timeout = g->conn.cfg.connect_timeout_ms;
 	}
 	/* keys and fields are copied while the mutex is held: a lock may be
 	 * released and freed while the call is under way */
@@ -157,16 +134,19 @@ static int wd_round(int64_t now)
 		kv[n + 3 * i + 1] = copy + kl;
 		kv[n + 3 * i + 2] = batch[i]->format[0] ? batch[i]->format : "r";
 	}
-	c = i == n ? wd_conn_for(t) : NULL;
 	n_copied = i;
+	g->in_call = 1;
 	pthread_mutex_unlock(&wd_mu);
 	sent = dlock_now_ms();
-	rc = c ? dlock_redis_script_call(&c->conn, DLOCK_RS_RENEW, n, 3 * n, kv,
-	                                 sent + (timeout > 200 ? timeout : 200), NULL, &r, NULL)
-	       : DLOCK_ENOMEM;
+	rc = n_copied == n
+	         ? dlock_redis_script_call(&g->conn, DLOCK_RS_RENEW, n, 3 * n, kv,
+	                                   sent + (timeout > 200 ? timeout : 200), &intr, &r, NULL)
+	         : DLOCK_ENOMEM;
 	pthread_mutex_lock(&wd_mu);
+	g->in_call = 0;
+	g->connected = g->conn.ctx != NULL;
 	for (i = 0; i < n; i++) {
-		for (l = wd_list; l && !(l == batch[i] && l->gen == gens[i]); l = l->next) {
+		for (l = g->leases; l && !(l == batch[i] && l->gen == gens[i]); l = l->next) {
 		}
 		if (!l) {
 			continue; /* released meanwhile */
@@ -194,19 +174,38 @@ static int wd_round(int64_t now)
 	return n;
 }
 
+/* Sleeps on g's condition until abs_ms (< 0: until signalled); wd_mu held. */
+static void wd_sleep(wd_group *g, int64_t now, int64_t until)
+{
+	struct timespec ts;
+
+	if (until < 0) {
+		pthread_cond_wait(&g->cond, &wd_mu);
+		return;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	ts.tv_sec += (until - now) / 1000;
+	ts.tv_nsec += ((until - now) % 1000) * 1000000;
+	if (ts.tv_nsec >= 1000000000) {
+		ts.tv_sec++;
+		ts.tv_nsec -= 1000000000;
+	}
+	pthread_cond_timedwait(&g->cond, &wd_mu, &ts);
+}
+
 static void *wd_main(void *arg)
 {
-	(void)arg;
+	wd_group *g = arg;
+
 	pthread_mutex_lock(&wd_mu);
-	while (!wd_stop) {
+	while (!__atomic_load_n(&g->stop, __ATOMIC_ACQUIRE)) {
 		int64_t now = dlock_now_ms(), next = now + WD_IDLE_MS;
 		dlock_redis_lease *l;
-		struct timespec ts;
 
-		if (wd_round(now) > 0) {
+		if (wd_round(g, now) > 0) {
 			continue;
 		}
-		for (l = wd_list; l; l = l->next) {
+		for (l = g->leases; l; l = l->next) {
 			if (!l->lost && (l->max_until < 0 || l->renew_at < l->max_until) &&
 			    l->renew_at < next) {
 				next = l->renew_at;
@@ -215,46 +214,79 @@ static void *wd_main(void *arg)
 		if (next <= now) {
 			next = now + 1;
 		}
-		clock_gettime(CLOCK_MONOTONIC, &ts);
-		ts.tv_sec += (next - now) / 1000;
-		ts.tv_nsec += ((next - now) % 1000) * 1000000;
-		if (ts.tv_nsec >= 1000000000) {
-			ts.tv_sec++;
-			ts.tv_nsec -= 1000000000;
-		}
-		pthread_cond_timedwait(&wd_cond, &wd_mu, &ts);
+		wd_sleep(g, now, g->leases ? next : -1); /* no lease: until one comes */
 	}
 	pthread_mutex_unlock(&wd_mu);
 	return NULL;
 }
 
+/* The group that renews leases of t, made and started if needed; wd_mu held.
+ * NULL when it cannot be made. */
+static wd_group *wd_group_for(const dlock_target *t, dlock_err *err)
+{
+	pthread_condattr_t ca;
+	pthread_attr_t ta;
+	sigset_t all, old;
+	wd_group *g;
+	int rc;
+
+	for (g = wd_groups; g; g = g->next) {
+		/* matches: same server, database, user and password */
+		if (dlock_redis_conn_matches(&g->conn, t) &&
+		    g->conn.cfg.connect_timeout_ms == t->connect_timeout_ms) {
+			return g;
+		}
+	}
+	if (!(g = calloc(1, sizeof(*g)))) {
+		dlock_err_set(err, DLOCK_ENOMEM, 0, "out of memory");
+		return NULL;
+	}
+	if (dlock_redis_conn_init(&g->conn, t, err) != DLOCK_OK) {
+		free(g);
+		return NULL;
+	}
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(&g->cond, &ca);
+	pthread_condattr_destroy(&ca);
+	pthread_attr_init(&ta);
+	pthread_attr_setstacksize(&ta, WD_STACK_SIZE);
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old); /* the thread inherits: no signal reaches it */
+	rc = pthread_create(&g->thread, &ta, wd_main, g);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	pthread_attr_destroy(&ta);
+	if (rc != 0) {
+		pthread_cond_destroy(&g->cond);
+		dlock_redis_conn_clear(&g->conn);
+		free(g);
+		dlock_err_set(err, DLOCK_ENOMEM, 0, "cannot start a lease watchdog thread");
+		return NULL;
+	}
+	g->next = wd_groups;
+	wd_groups = g;
+	return g;
+}
+
 int dlock_redis_watchdog_register(dlock_redis_lease *l, int64_t sent_at, dlock_err *err)
 {
+	wd_group *g;
+
 	pthread_once(&wd_once, wd_init);
 	pthread_mutex_lock(&wd_mu);
-	if (!wd_running) {
-		sigset_t all, old;
-		int rc;
-
-		sigfillset(&all);
-		pthread_sigmask(SIG_SETMASK, &all, &old); /* the thread inherits: no signal reaches it */
-		wd_stop = 0;
-		rc = pthread_create(&wd_thread, NULL, wd_main, NULL);
-		pthread_sigmask(SIG_SETMASK, &old, NULL);
-		if (rc != 0) {
-			pthread_mutex_unlock(&wd_mu);
-			return dlock_err_set(err, DLOCK_ENOMEM, 0, "cannot start the lease watchdog thread");
-		}
-		wd_running = 1;
+	if (!(g = wd_group_for(l->target, err))) {
+		pthread_mutex_unlock(&wd_mu);
+		return DLOCK_ENOMEM;
 	}
 	l->valid_until = sent_at + l->lease_ms - DLOCK_REDIS_DRIFT(l->lease_ms);
 	l->renew_at = sent_at + l->lease_ms / 3;
 	l->lost = 0;
 	l->gen = ++wd_gen;
 	l->registered = 1;
-	l->next = wd_list;
-	wd_list = l;
-	pthread_cond_signal(&wd_cond);
+	l->group = g;
+	l->next = g->leases;
+	g->leases = l;
+	pthread_cond_signal(&g->cond);
 	pthread_mutex_unlock(&wd_mu);
 	return DLOCK_OK;
 }
@@ -266,13 +298,14 @@ void dlock_redis_watchdog_unregister(dlock_redis_lease *l)
 	pthread_once(&wd_once, wd_init);
 	pthread_mutex_lock(&wd_mu);
 	if (l->registered) {
-		for (p = &wd_list; *p; p = &(*p)->next) {
+		for (p = &l->group->leases; *p; p = &(*p)->next) {
 			if (*p == l) {
 				*p = l->next;
 				break;
 			}
 		}
 		l->registered = 0;
+		l->group = NULL;
 	}
 	pthread_mutex_unlock(&wd_mu);
 }
@@ -316,43 +349,54 @@ void dlock_redis_watchdog_confirm(dlock_redis_lease *l, int64_t sent_at, int hel
 
 void dlock_redis_watchdog_stop(int force)
 {
-	pthread_t t;
+	wd_group **p, *ending = NULL;
 
 	pthread_once(&wd_once, wd_init);
 	pthread_mutex_lock(&wd_mu);
-	if (force) {
-		dlock_redis_lease *l;
+	for (p = &wd_groups; *p;) {
+		wd_group *g = *p;
 
-		for (l = wd_list; l; l = l->next) {
-			l->registered = 0;
+		if (force) {
+			dlock_redis_lease *l;
+
+			for (l = g->leases; l; l = l->next) {
+				l->registered = 0;
+				l->group = NULL;
+			}
+			g->leases = NULL;
 		}
-		wd_list = NULL;
+		if (g->leases) {
+			p = &g->next;
+			continue;
+		}
+		/* every thread is asked first, then joined: the waits overlap */
+		*p = g->next;
+		g->next = ending;
+		ending = g;
+		__atomic_store_n(&g->stop, 1, __ATOMIC_RELEASE);
+		pthread_cond_signal(&g->cond);
 	}
-	if (!wd_running || wd_list) {
-		pthread_mutex_unlock(&wd_mu);
-		return;
+	pthread_mutex_unlock(&wd_mu);
+	while (ending) {
+		wd_group *g = ending;
+
+		ending = g->next;
+		pthread_join(g->thread, NULL);
+		dlock_redis_conn_clear(&g->conn);
+		pthread_cond_destroy(&g->cond);
+		free(g);
 	}
-	wd_stop = 1;
-	t = wd_thread;
-	pthread_cond_signal(&wd_cond);
-	pthread_mutex_unlock(&wd_mu);
-	pthread_join(t, NULL);
-	pthread_mutex_lock(&wd_mu);
-	wd_running = 0;
-	wd_stop = 0;
-	wd_free_conns();
-	pthread_mutex_unlock(&wd_mu);
 }
 
 unsigned dlock_redis_watchdog_connections(void)
 {
 	unsigned n = 0;
-	wd_conn *c;
+	wd_group *g;
 
 	pthread_once(&wd_once, wd_init);
 	pthread_mutex_lock(&wd_mu);
-	for (c = wd_conns; c; c = c->next) {
-		n += c->conn.ctx != NULL;
+	for (g = wd_groups; g; g = g->next) {
+		n += g->connected;
 	}
 	pthread_mutex_unlock(&wd_mu);
 	return n;
