@@ -150,7 +150,7 @@ if [[ ${DLOCK_VALGRIND:-0} == 1 ]]; then
 	list=$(mktemp)
 	find "${args[@]}" -name '*.phpt' | grep -v 007_long_running_memory | sort >"$list"
 	USE_ZEND_ALLOC=0 ZEND_DONT_UNLOAD_MODULES=1 \
-		VALGRIND_OPTS="--trace-children-skip=*java*,*python*,*redis-server*,*redis-cli*,*redis-sentinel*,*php-fpm*,*cgi-fcgi*,*redis.sh,*fpm.sh,*pg.sh,*mysql.sh,*postgres*,*pg_ctl,*initdb,*psql,*runuser,*mariadb*,*sleep,/bin/sh,/usr/bin/sh,/bin/bash,/usr/bin/bash,*zk.sh --suppressions=$PWD/tests/valgrind.supp --error-exitcode=0" \
+		VALGRIND_OPTS="--trace-children-skip=*java*,*timeout,*python*,*redis-server*,*redis-cli*,*redis-sentinel*,*php-fpm*,*cgi-fcgi*,*redis.sh,*fpm.sh,*pg.sh,*mysql.sh,*postgres*,*pg_ctl,*initdb,*psql,*runuser,*mariadb*,*sleep,/bin/sh,/usr/bin/sh,/bin/bash,/usr/bin/bash,*zk.sh --suppressions=$PWD/tests/valgrind.supp --error-exitcode=0" \
 		phpt -m -d pcre.jit=0 -r "$list"
 	rm -f "$list"
 fi
