@@ -1,6 +1,6 @@
 /* dlock_queue.c: lists a lock's contenders in queue order with their data.
  * Every request is sent asynchronously and waited for with one deadline (the
- * session's connect_timeout for the whole listing) and the caller's interrupt
+ * caller's connect_timeout for the whole listing) and the caller's interrupt
  * hook, as the lock path does: a stalled server or a signal never holds the
  * caller longer. The reads of the nodes are pipelined (sent together). */
 #include "dlock_queue.h"
@@ -20,13 +20,13 @@ void dlock_queue_free(dlock_participant *p, size_t count)
 /* Describes in err a wait for a request about path that did not complete
  * (dlock_call_wait's codes other than DLOCK_OK) and returns the code: no answer
  * by the deadline is a connection problem, not "not held". */
-static int queue_wait_failed(dlock_session *s, int rc, const char *path, dlock_err *err)
+static int queue_wait_failed(int rc, int64_t timeout_ms, const char *path, dlock_err *err)
 {
 	if (rc == DLOCK_ETIMEDOUT) {
 		return dlock_err_set(err, DLOCK_ECONNLOSS, ZOPERATIONTIMEOUT,
 		                     "cannot list %.128s: no answer from ZooKeeper within "
 		                     "connect_timeout (%.3f s)",
-		                     path, (double)dlock_session_connect_timeout(s) / 1000.0);
+		                     path, (double)timeout_ms / 1000.0);
 	}
 	return dlock_call_failed(rc, "listing", path, err);
 }
@@ -50,10 +50,10 @@ static int queue_entry(dlock_participant *p, const dlock_entry *e, dlock_call *c
 }
 
 int dlock_queue_list(dlock_session *s, dlock_kind kind, int max_leases, const char *path,
-                     const dlock_interrupt *intr, dlock_participant **out, size_t *count,
-                     dlock_err *err)
+                     int64_t timeout_ms, const dlock_interrupt *intr, dlock_participant **out,
+                     size_t *count, dlock_err *err)
 {
-	int64_t deadline = dlock_now_ms() + dlock_session_connect_timeout(s);
+	int64_t deadline = dlock_now_ms() + timeout_ms;
 	struct String_vector kids = {0, NULL};
 	dlock_entry *order = NULL;
 	dlock_participant *list = NULL;
@@ -79,7 +79,7 @@ int dlock_queue_list(dlock_session *s, dlock_kind kind, int max_leases, const ch
 	}
 	dlock_call_release(c);
 	if (rc != DLOCK_OK) {
-		return queue_wait_failed(s, rc, path, err);
+		return queue_wait_failed(rc, timeout_ms, path, err);
 	}
 	if (zrc == ZNONODE) {
 		return DLOCK_OK;
@@ -114,7 +114,7 @@ int dlock_queue_list(dlock_session *s, dlock_kind kind, int max_leases, const ch
 	for (i = 0; i < n; i++) {
 		rc = dlock_call_wait(gets[i], deadline, intr);
 		if (rc != DLOCK_OK) {
-			rc = queue_wait_failed(s, rc, path, err);
+			rc = queue_wait_failed(rc, timeout_ms, path, err);
 			goto done;
 		}
 		zrc = gets[i]->rc;

@@ -10,7 +10,7 @@ servers
 --FILE--
 <?php
 require __DIR__ . '/../inc/proxy.inc';
-$px = dlt_proxy_start(3);
+$px = dlt_proxy_start();
 $path = dlt_path('basic-participants-intr/' . getmypid());
 $opts = ['hosts' => $px['hosts'], 'connect_timeout' => 30, 'session_timeout' => 20000];
 var_dump(count(DistributedLock::participants($path, $opts)));

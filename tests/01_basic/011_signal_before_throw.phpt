@@ -10,7 +10,7 @@ servers
 --FILE--
 <?php
 require __DIR__ . '/../inc/proxy.inc';
-$px = dlt_proxy_start(4);
+$px = dlt_proxy_start();
 $l = new DistributedLock(dlt_path('basic-signal-before-throw/' . getmypid()),
                          ['hosts' => $px['hosts'], 'connect_timeout' => 3, 'session_timeout' => 20000]);
 var_dump($l->acquire(10));
