@@ -175,30 +175,31 @@ static const char *php_dlock_default_data(size_t *len)
 	return DLOCK_G(default_data);
 }
 
-void php_dlock_obj_acquire(php_dlock_obj *o, double timeout, zval *return_value)
+void php_dlock_obj_acquire(php_dlock_obj *o, double timeout, const php_dlock_cap *cap,
+                           zval *return_value)
 {
+	php_dlock_cap own;
 	dlock_acquire_req opts;
 	php_dlock_obj *sib = o->sibling;
 	dlock_kind kind = dlock_handle_kind(o->lock);
 	const char *path = dlock_handle_path(o->lock);
 	dlock_err err;
-	int64_t cap = -1;
 	int rc;
 
 	dlock_err_clear(&err);
 	if (dlock_handle_holds(o->lock) > 0 && !o->set.reentrant) {
 		/* held or only uncertain (a blip): never a second hold; a lost one is
 		 * cleared by release(), which says so */
-		zend_throw_exception_ex(dlock_ce_exception, 0,
-		                        "%s: already held by this object, which is not reentrant", path);
+		php_dlock_throw_ex(dlock_ce_exception,
+		                   "%s: already held by this object, which is not reentrant", path);
 		RETURN_THROWS();
 	}
 	if (kind == DLOCK_KIND_WRITE && sib && dlock_handle_holds(sib->lock) > 0 &&
 	    dlock_handle_holds(o->lock) == 0) {
-		zend_throw_exception_ex(dlock_ce_exception, 0,
-		                        "%s: cannot upgrade a read lock to a write lock (it would wait for "
-		                        "itself); release the read lock first",
-		                        path);
+		php_dlock_throw_ex(dlock_ce_exception,
+		                   "%s: cannot upgrade a read lock to a write lock (it would wait for "
+		                   "itself); release the read lock first",
+		                   path);
 		RETURN_THROWS();
 	}
 	/* a downgrade: the read is granted beside our write, if that is safe */
@@ -209,15 +210,18 @@ void php_dlock_obj_acquire(php_dlock_obj *o, double timeout, zval *return_value)
 	opts.no_self_wait = timeout < 0;
 	if (timeout < 0 && !opts.grant_from && dlock_handle_holds(o->lock) == 0 &&
 	    dlock_handle_self_conflict(o->lock)) {
-		zend_throw_exception_ex(dlock_ce_exception, 0,
-		                        "%s: this process already holds it through another object; "
-		                        "waiting without a timeout would wait for itself",
-		                        path);
+		php_dlock_throw_ex(dlock_ce_exception,
+		                   "%s: this process already holds it through another object; "
+		                   "waiting without a timeout would wait for itself",
+		                   path);
 		RETURN_THROWS();
 	}
 	if (timeout < 0) {
-		cap = php_dlock_wait_cap_ms();
-		opts.timeout_ms = cap;
+		if (!cap) {
+			php_dlock_cap_start(&own);
+			cap = &own;
+		}
+		opts.timeout_ms = cap->until < 0 ? -1 : MAX(cap->until - dlock_now_ms(), 0);
 	} else {
 		opts.timeout_ms = (int64_t)ceil(timeout * 1000.0);
 	}
@@ -241,12 +245,12 @@ void php_dlock_obj_acquire(php_dlock_obj *o, double timeout, zval *return_value)
 	if (EG(exception)) {
 		RETURN_THROWS(); /* a signal handler threw while we waited */
 	}
-	if (rc == DLOCK_ETIMEDOUT && cap >= 0) {
-		zend_throw_exception_ex(dlock_ce_exception, 0,
-		                        "%s: not acquired within %.3f s, the wall-clock cap of acquire() "
-		                        "without a timeout (dlock.max_wait, or max_execution_time when "
-		                        "dlock.max_wait is -1)",
-		                        path, (double)cap / 1000.0);
+	if (rc == DLOCK_ETIMEDOUT && timeout < 0 && cap->total_ms >= 0) {
+		php_dlock_throw_ex(dlock_ce_exception,
+		                   "%s: not acquired within %.3f s, the wall-clock cap of acquire() "
+		                   "without a timeout (dlock.max_wait, or max_execution_time when "
+		                   "dlock.max_wait is -1)",
+		                   cap->what ? cap->what : path, (double)cap->total_ms / 1000.0);
 		RETURN_THROWS();
 	}
 	if (rc == DLOCK_ETIMEDOUT || rc == DLOCK_EINTR) {
@@ -266,6 +270,14 @@ void php_dlock_obj_release(php_dlock_obj *o)
 	}
 	if (rc != DLOCK_OK) {
 		php_dlock_throw(rc, &err, NULL);
+	}
+}
+
+void php_dlock_obj_release_quiet(php_dlock_obj *o)
+{
+	dlock_handle_release(o->lock, !DLOCK_G(async_release), NULL);
+	if (dlock_handle_holds(o->lock) == 0) {
+		php_dlock_held_remove(o);
 	}
 }
 
@@ -306,7 +318,7 @@ PHP_METHOD(DistributedLock, acquire)
 	if (!(o = php_dlock_this(ZEND_THIS)) || !php_dlock_timeout_arg(timeout, timeout_null, 1, &t)) {
 		RETURN_THROWS();
 	}
-	php_dlock_obj_acquire(o, t, return_value);
+	php_dlock_obj_acquire(o, t, NULL, return_value);
 }
 
 PHP_METHOD(DistributedLock, tryAcquire)
@@ -317,7 +329,7 @@ PHP_METHOD(DistributedLock, tryAcquire)
 	if (!(o = php_dlock_this(ZEND_THIS))) {
 		RETURN_THROWS();
 	}
-	php_dlock_obj_acquire(o, 0, return_value);
+	php_dlock_obj_acquire(o, 0, NULL, return_value);
 }
 
 PHP_METHOD(DistributedLock, release)
@@ -427,23 +439,20 @@ PHP_METHOD(DistributedLock, synchronized)
 	if (!(o = php_dlock_this(ZEND_THIS)) || !php_dlock_timeout_arg(timeout, timeout_null, 2, &t)) {
 		RETURN_THROWS();
 	}
-	php_dlock_obj_acquire(o, t, &acquired);
+	php_dlock_obj_acquire(o, t, NULL, &acquired);
 	if (EG(exception)) {
 		RETURN_THROWS();
 	}
 	if (Z_TYPE(acquired) != IS_TRUE) {
-		zend_throw_exception_ex(dlock_ce_exception, 0, "%s: not acquired within %.3f s",
-		                        dlock_handle_path(o->lock), t);
+		php_dlock_throw_ex(dlock_ce_exception, "%s: not acquired within %.3f s",
+		                   dlock_handle_path(o->lock), t);
 		RETURN_THROWS();
 	}
 	fci.retval = return_value;
 	zend_call_function(&fci, &fcc);
 	if (EG(exception)) {
 		/* the callback's exception wins; a failing release must not mask it */
-		dlock_handle_release(o->lock, 0, NULL);
-		if (dlock_handle_holds(o->lock) == 0) {
-			php_dlock_held_remove(o);
-		}
+		php_dlock_obj_release_quiet(o);
 		return;
 	}
 	php_dlock_obj_release(o);

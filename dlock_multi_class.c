@@ -166,23 +166,44 @@ PHP_METHOD(DistributedMultiLock, __construct)
 }
 
 /* Releases locks [0, upto) in reverse order; used after a failed acquire.
- * A pending exception is kept and release errors are swallowed. */
+ * A pending exception is kept and release errors are swallowed; each release
+ * waits for its reply unless dlock.async_release. */
 static void php_dlock_multi_unwind(php_dlock_multi_obj *o, uint32_t upto)
 {
 	while (upto-- > 0) {
-		php_dlock_obj *l = php_dlock_multi_at(o, upto);
-
-		dlock_handle_release(l->lock, 0, NULL);
-		if (dlock_handle_holds(l->lock) == 0) {
-			php_dlock_held_remove(l);
-		}
+		php_dlock_obj_release_quiet(php_dlock_multi_at(o, upto));
 	}
 }
 
+/* The parts' paths, comma-separated, in acquisition order. */
+static zend_string *php_dlock_multi_paths(php_dlock_multi_obj *o)
+{
+	smart_str s = {0};
+	uint32_t i;
+
+	for (i = 0; i < o->count; i++) {
+		if (i) {
+			smart_str_appendc(&s, ',');
+		}
+		smart_str_appends(&s, dlock_handle_path(php_dlock_multi_at(o, i)->lock));
+	}
+	return smart_str_extract(&s);
+}
+
+/* timeout < 0: none; the wall-clock cap (dlock.max_wait) then bounds the
+ * whole multi-lock, not each part. */
 static void php_dlock_multi_acquire(php_dlock_multi_obj *o, double timeout, zval *return_value)
 {
 	int64_t deadline = timeout < 0 ? -1 : dlock_now_ms() + (int64_t)(timeout * 1000.0);
+	zend_string *paths = NULL;
+	php_dlock_cap cap;
 	uint32_t i;
+
+	if (timeout < 0) {
+		php_dlock_cap_start(&cap);
+		paths = php_dlock_multi_paths(o);
+		cap.what = ZSTR_VAL(paths);
+	}
 
 	for (i = 0; i < o->count; i++) {
 		double left = -1;
@@ -193,14 +214,20 @@ static void php_dlock_multi_acquire(php_dlock_multi_obj *o, double timeout, zval
 
 			left = ms > 0 ? (double)ms / 1000.0 : 0;
 		}
-		php_dlock_obj_acquire(php_dlock_multi_at(o, i), left, &rv);
+		php_dlock_obj_acquire(php_dlock_multi_at(o, i), left, paths ? &cap : NULL, &rv);
 		if (EG(exception) || Z_TYPE(rv) != IS_TRUE) {
+			if (paths) {
+				zend_string_release(paths);
+			}
 			php_dlock_multi_unwind(o, i);
 			if (EG(exception)) {
 				RETURN_THROWS();
 			}
 			RETURN_FALSE;
 		}
+	}
+	if (paths) {
+		zend_string_release(paths);
 	}
 	/* Every part again: the parts share a session, and one that expired
 	 * while a later part waited took the earlier parts with it (the later
@@ -210,10 +237,10 @@ static void php_dlock_multi_acquire(php_dlock_multi_obj *o, double timeout, zval
 
 		if (!dlock_handle_held(part->lock)) {
 			php_dlock_multi_unwind(o, o->count);
-			zend_throw_exception_ex(dlock_ce_lost_exception, 0,
-			                        "%s: lost while the multi-lock waited for its other parts "
-			                        "(its session expired or its lease ran out); nothing is held",
-			                        dlock_handle_path(part->lock));
+			php_dlock_throw_ex(dlock_ce_lost_exception,
+			                   "%s: lost while the multi-lock waited for its other parts "
+			                   "(its session expired or its lease ran out); nothing is held",
+			                   dlock_handle_path(part->lock));
 			RETURN_THROWS();
 		}
 	}
@@ -332,9 +359,9 @@ PHP_METHOD(DistributedMultiLock, getFencingToken)
 		dlock_handle *l = php_dlock_multi_at(o, i)->lock;
 
 		if (!dlock_handle_held(l)) {
-			zend_throw_exception_ex(dlock_ce_exception, 0,
-			                        "lock %s is not held: the multi-lock has no fencing token",
-			                        dlock_handle_path(l));
+			php_dlock_throw_ex(dlock_ce_exception,
+			                   "lock %s is not held: the multi-lock has no fencing token",
+			                   dlock_handle_path(l));
 			RETURN_THROWS();
 		}
 		if ((rc = dlock_handle_fencing_token(l, &token, &err)) != DLOCK_OK) {
@@ -351,20 +378,12 @@ PHP_METHOD(DistributedMultiLock, getFencingToken)
 PHP_METHOD(DistributedMultiLock, getPath)
 {
 	php_dlock_multi_obj *o;
-	smart_str s = {0};
-	uint32_t i;
 
 	ZEND_PARSE_PARAMETERS_NONE();
 	if (!(o = php_dlock_multi_this(ZEND_THIS))) {
 		RETURN_THROWS();
 	}
-	for (i = 0; i < o->count; i++) {
-		if (i) {
-			smart_str_appendc(&s, ',');
-		}
-		smart_str_appends(&s, dlock_handle_path(php_dlock_multi_at(o, i)->lock));
-	}
-	RETURN_STR(smart_str_extract(&s));
+	RETURN_STR(php_dlock_multi_paths(o));
 }
 
 PHP_METHOD(DistributedMultiLock, getLocks)
@@ -409,15 +428,11 @@ PHP_METHOD(DistributedMultiLock, synchronized)
 		RETURN_THROWS();
 	}
 	if (Z_TYPE(acquired) != IS_TRUE) {
-		zend_string *paths;
-		zval zp;
+		zend_string *paths = php_dlock_multi_paths(o);
 
-		ZVAL_UNDEF(&zp);
-		zend_call_method_with_0_params(&o->std, dlock_ce_multi, NULL, "getpath", &zp);
-		paths = Z_TYPE(zp) == IS_STRING ? Z_STR(zp) : ZSTR_EMPTY_ALLOC();
-		zend_throw_exception_ex(dlock_ce_exception, 0, "%s: not all acquired within %.3f s",
-		                        ZSTR_VAL(paths), t);
-		zval_ptr_dtor(&zp);
+		php_dlock_throw_ex(dlock_ce_exception, "%s: not all acquired within %.3f s",
+		                   ZSTR_VAL(paths), t);
+		zend_string_release(paths);
 		RETURN_THROWS();
 	}
 	fci.retval = return_value;

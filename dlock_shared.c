@@ -25,11 +25,50 @@ static char *estrdup_or_null(const char *s)
 	return d;
 }
 
+/* The engine's interrupt flags: atomics from PHP 8.2 on, plain bools in 8.1. */
+#if PHP_VERSION_ID >= 80200
+#define php_dlock_vm_interrupt()       zend_atomic_bool_load_ex(&EG(vm_interrupt))
+#define php_dlock_timed_out()          zend_atomic_bool_load_ex(&EG(timed_out))
+#define php_dlock_vm_interrupt_clear() zend_atomic_bool_store_ex(&EG(vm_interrupt), false)
+#else
+#define php_dlock_vm_interrupt()       EG(vm_interrupt)
+#define php_dlock_timed_out()          EG(timed_out)
+#define php_dlock_vm_interrupt_clear() (EG(vm_interrupt) = 0)
+#endif
+
+/* Runs the pcntl handlers of signals that arrived during a dlock call before
+ * it throws: the engine dispatches them only after the call returns, and with
+ * an exception pending it drops them unrun. A pending execution timeout is
+ * left to the VM. A handler's own exception becomes the previous exception of
+ * the one thrown next. */
+static void php_dlock_signals_dispatch(void)
+{
+	if (!EG(exception) && php_dlock_vm_interrupt() && !php_dlock_timed_out() &&
+	    zend_interrupt_function) {
+		php_dlock_vm_interrupt_clear();
+		zend_interrupt_function(EG(current_execute_data));
+	}
+}
+
+void php_dlock_throw_ex(zend_class_entry *ce, const char *format, ...)
+{
+	va_list va;
+	zend_string *msg;
+
+	va_start(va, format);
+	msg = zend_vstrpprintf(0, format, va);
+	va_end(va);
+	php_dlock_signals_dispatch();
+	zend_throw_exception(ce, ZSTR_VAL(msg), 0);
+	zend_string_release(msg);
+}
+
 void php_dlock_throw(int status, const dlock_err *err, const char *path)
 {
 	zend_class_entry *ce = dlock_ce_exception;
 	const char *detail = err && err->msg[0] ? err->msg : dlock_status_name(status);
 
+	php_dlock_signals_dispatch();
 	switch (status) {
 	case DLOCK_EINVAL:
 		zend_value_error("%s", detail);
@@ -321,17 +360,6 @@ bool php_dlock_settings_parse(php_dlock_settings *set, HashTable *opts, uint32_t
 
 /* ---- waiting ------------------------------------------------------------ */
 
-/* The engine's interrupt flags: atomics from PHP 8.2 on, plain bools in 8.1. */
-#if PHP_VERSION_ID >= 80200
-#define php_dlock_vm_interrupt()       zend_atomic_bool_load_ex(&EG(vm_interrupt))
-#define php_dlock_timed_out()          zend_atomic_bool_load_ex(&EG(timed_out))
-#define php_dlock_vm_interrupt_clear() zend_atomic_bool_store_ex(&EG(vm_interrupt), false)
-#else
-#define php_dlock_vm_interrupt()       EG(vm_interrupt)
-#define php_dlock_timed_out()          EG(timed_out)
-#define php_dlock_vm_interrupt_clear() (EG(vm_interrupt) = 0)
-#endif
-
 /* Runs between wait slices: lets pcntl async signal handlers run (an exception
  * from one stops the wait), and stops on a pending execution timeout, leaving
  * the VM to raise it once we return. A fatal error in a handler longjmps
@@ -384,6 +412,13 @@ int64_t php_dlock_wait_cap_ms(void)
 		cap = (double)EG(timeout_seconds);
 	}
 	return cap > 0 ? (int64_t)(cap * 1000.0) : -1;
+}
+
+void php_dlock_cap_start(php_dlock_cap *cap)
+{
+	cap->total_ms = php_dlock_wait_cap_ms();
+	cap->until = cap->total_ms < 0 ? -1 : dlock_now_ms() + cap->total_ms;
+	cap->what = NULL;
 }
 
 /* ---- held locks --------------------------------------------------------- */

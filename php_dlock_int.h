@@ -77,6 +77,12 @@ extern zend_class_entry *dlock_ce_lost_exception;
 /* dlock_shared.c: the one place where core status codes become exceptions; `path`
  * (may be NULL) prefixes the message. */
 void php_dlock_throw(int status, const dlock_err *err, const char *path);
+/* dlock_shared.c: throws ce (a dlock exception class) with a formatted message.
+ * Both throwers first run the handlers of pcntl signals that arrived during the
+ * call (the engine would drop them once an exception is pending): every
+ * exception a dlock method throws after talking to a server goes through them. */
+void php_dlock_throw_ex(zend_class_entry *ce, const char *format, ...)
+    ZEND_ATTRIBUTE_FORMAT(printf, 2, 3);
 
 /* dlock_shared.c: settings from INI, then the options array (arg_num for
  * messages). On false an exception is set and *set must still be destroyed. */
@@ -93,15 +99,32 @@ void php_dlock_after_wait(void);
 /* dlock_shared.c: wall-clock cap (ms) of an acquire() without timeout; < 0: none. */
 int64_t php_dlock_wait_cap_ms(void);
 
+/* The cap of one acquire() without timeout, started once: a multi-lock's
+ * parts share it, so the whole multi-lock waits at most the cap. */
+typedef struct php_dlock_cap {
+	int64_t until;    /* dlock_now_ms() when it ends; < 0: no cap */
+	int64_t total_ms; /* its whole length, for messages; < 0: no cap */
+	const char *what; /* what the message names (NULL: the lock's path) */
+} php_dlock_cap;
+
+/* dlock_shared.c: starts a cap of php_dlock_wait_cap_ms() now. */
+void php_dlock_cap_start(php_dlock_cap *cap);
+
 /* dlock_shared.c: this request's held locks, released at request end. */
 void php_dlock_held_add(php_dlock_obj *o);
 void php_dlock_held_remove(php_dlock_obj *o);
 
-/* dlock_lock_class.c: shared by the multi-lock. timeout < 0: none (capped).
- * Sets return_value to true/false or throws. */
-void php_dlock_obj_acquire(php_dlock_obj *o, double timeout, zval *return_value);
+/* dlock_lock_class.c: shared by the multi-lock. timeout < 0: none, capped by
+ * cap (NULL: a cap of its own starts now). Sets return_value to true/false or
+ * throws. */
+void php_dlock_obj_acquire(php_dlock_obj *o, double timeout, const php_dlock_cap *cap,
+                           zval *return_value);
 /* Releases one hold; throws on failure. */
 void php_dlock_obj_release(php_dlock_obj *o);
+/* Releases one hold after a failure that wins (a callback's exception, a
+ * multi-lock's unwind): waits for the reply unless dlock.async_release, keeps
+ * any pending exception and swallows the release's own error. */
+void php_dlock_obj_release_quiet(php_dlock_obj *o);
 /* Converts a timeout argument (null allowed) into seconds (< 0: none); false
  * with a ValueError set when invalid. */
 bool php_dlock_timeout_arg(double t, bool is_null, uint32_t arg_num, double *out);

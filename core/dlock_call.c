@@ -20,6 +20,7 @@ static dlock_call *call_new(dlock_session *s)
 static void call_free(dlock_call *c)
 {
 	free(c->created);
+	free(c->data);
 	deallocate_String_vector(&c->kids);
 	free(c);
 }
@@ -90,6 +91,23 @@ static void on_data(int rc, const char *value, int len, const struct Stat *stat,
 {
 	(void)value;
 	(void)len;
+	on_stat(rc, stat, data);
+}
+
+static void on_got(int rc, const char *value, int len, const struct Stat *stat, const void *data)
+{
+	dlock_call *c = (dlock_call *)data;
+	size_t n = rc == ZOK && value && len > 0 ? (size_t)len : 0;
+
+	if (rc == ZOK) {
+		if ((c->data = malloc(n + 1))) {
+			memcpy(c->data, value ? value : "", n);
+			c->data[n] = '\0';
+			c->data_len = n;
+		} else {
+			rc = ZSYSTEMERROR;
+		}
+	}
 	on_stat(rc, stat, data);
 }
 
@@ -175,6 +193,14 @@ dlock_call *dlock_call_watch(dlock_session *s, const char *path, watcher_fn watc
 	zhandle_t *zh = dlock_session_zh(s);
 
 	return call_sent(c, c && zh ? zoo_awget(zh, path, watcher, ctx, on_data, c) : ZINVALIDSTATE);
+}
+
+dlock_call *dlock_call_get(dlock_session *s, const char *path)
+{
+	dlock_call *c = call_new(s);
+	zhandle_t *zh = dlock_session_zh(s);
+
+	return call_sent(c, c && zh ? zoo_aget(zh, path, 0, on_got, c) : ZINVALIDSTATE);
 }
 
 dlock_call *dlock_call_sync(dlock_session *s, const char *path)

@@ -24,6 +24,8 @@ typedef struct dlock_call {
 	char *created;             /* create: the created node's full path (owned) */
 	struct Stat stat;          /* create, exists, get: the node's stat */
 	struct String_vector kids; /* children: the listing (owned) */
+	char *data;                /* get: the node's data, NUL-terminated (owned) */
+	size_t data_len;           /* get: bytes of data */
 } dlock_call;
 
 /* Each sends one request and returns the call, or NULL when out of memory.
@@ -37,6 +39,8 @@ dlock_call *dlock_call_delete(dlock_session *s, const char *path);
 /* getData with a watch: `watcher`/`ctx` as for zoo_awget (the node-watch
  * notification comes separately, see dlock_session_arm). */
 dlock_call *dlock_call_watch(dlock_session *s, const char *path, watcher_fn watcher, void *ctx);
+/* getData without a watch: the data and stat are copied into the call. */
+dlock_call *dlock_call_get(dlock_session *s, const char *path);
 /* sync(path): later reads on this session see everything the leader had
  * committed when it was processed. */
 dlock_call *dlock_call_sync(dlock_session *s, const char *path);

@@ -97,6 +97,15 @@ static int create_parents(dlock_session *s, const dlock_create_req *r, dlock_err
 			flags = ZOO_PERSISTENT; /* a server without container nodes */
 			continue;
 		}
+		if (zrc == ZNONODE && end > 1 && memchr(r->path + 1, '/', end - 1) == NULL) {
+			/* a node right under the root has no parent to create: the root
+			 * is the connect string's chroot, and it does not exist */
+			rc = dlock_err_set(err, dlock_err_from_zk(zrc), zrc,
+			                   "cannot create %.128s: the chroot \"%.128s\" of the connect string "
+			                   "does not exist on the server (create it first)",
+			                   buf, dlock_session_chroot(s) ? dlock_session_chroot(s) : "/");
+			break;
+		}
 		if (zrc == ZNONODE && end > 1) {
 			while (end > 0 && r->path[--end] != '/') {
 			}

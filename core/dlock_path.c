@@ -98,6 +98,14 @@ int dlock_path_validate(const char *path, size_t len, dlock_err *err)
 		if (n == 0) {
 			return dlock_err_set(err, DLOCK_EINVAL, 0, "must be valid UTF-8");
 		}
+		if (cp > 0xFFFF) {
+			/* the server checks paths as UTF-16: such a character is a
+			 * surrogate pair there, which its path check refuses */
+			return dlock_err_set(err, DLOCK_EINVAL, 0,
+			                     "must not contain characters outside the Basic Multilingual "
+			                     "Plane (U+%04X): ZooKeeper refuses them in paths",
+			                     cp);
+		}
 		if (zk_forbidden(cp)) {
 			return dlock_err_set(err, DLOCK_EINVAL, 0,
 			                     "must not contain control or reserved characters (U+%04X)", cp);

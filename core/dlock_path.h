@@ -14,7 +14,8 @@
 
 /* Checks that path[0..len) names a znode a lock may live at: absolute, no
  * empty, "." or ".." segment, no trailing slash, valid UTF-8 without the
- * characters ZooKeeper rejects, not the root, not under /zookeeper, and at most
+ * characters ZooKeeper rejects (controls, reserved ranges, and every character
+ * outside the Basic Multilingual Plane), not the root, not under /zookeeper, and at most
  * DLOCK_PATH_MAX bytes. Returns DLOCK_OK or DLOCK_EINVAL with err->msg set. */
 int dlock_path_validate(const char *path, size_t len, dlock_err *err);
 

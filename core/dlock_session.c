@@ -427,6 +427,11 @@ int64_t dlock_session_connect_timeout(const dlock_session *s)
 	return s->connect_timeout_ms;
 }
 
+const char *dlock_session_chroot(const dlock_session *s)
+{
+	return strchr(s->hosts, '/');
+}
+
 int dlock_session_owned(const dlock_session *s)
 {
 	return s->owner == getpid();

@@ -67,6 +67,9 @@ const struct ACL_vector *dlock_session_acl(dlock_session *s);
 /* connect_timeout the session was opened with, ms. */
 int64_t dlock_session_connect_timeout(const dlock_session *s);
 
+/* The chroot of the session's connect string ("/a/b"), or NULL without one. */
+const char *dlock_session_chroot(const dlock_session *s);
+
 /* Non-zero when this process (not a fork parent) opened the session. */
 int dlock_session_owned(const dlock_session *s);
 

@@ -89,7 +89,7 @@ static int zkb_participants(const dlock_target *t, dlock_kind kind, int max_leas
 	if ((rc = dlock_pool_get(&cfg, intr, &s, err)) != DLOCK_OK) {
 		return rc;
 	}
-	rc = dlock_queue_list(s, kind, max_leases, path, out, count, err);
+	rc = dlock_queue_list(s, kind, max_leases, path, t->connect_timeout_ms, intr, out, count, err);
 	dlock_session_unref(s);
 	return rc;
 }

@@ -33,9 +33,9 @@ static void test_paths(void)
 	static const char *good[] = {
 	    "/a",          "/locks/orders", "/a/b.c/d..e/_x", "/\xc3\xa9t\xc3\xa9",
 	    "/zookeeperx", "/a/zookeeper"};
-	static const char *bad[] = {"",       "a",     "/",     "/a/",          "//a",
-	                            "/a//b",  "/./a",  "/a/..", "/zookeeper",   "/zookeeper/quota",
-	                            "/a\x01", "/\xff", "/\xc3", "/\xed\xa0\x80"};
+	static const char *bad[] = {"",       "a",     "/",     "/a/",           "//a",
+	                            "/a//b",  "/./a",  "/a/..", "/zookeeper",    "/zookeeper/quota",
+	                            "/a\x01", "/\xff", "/\xc3", "/\xed\xa0\x80", "/\xf0\x9f\x98\x80"};
 	char big[DLOCK_PATH_MAX + 2];
 	dlock_err e;
 	size_t i;
