@@ -34,7 +34,10 @@
 #                                   PgBouncer on PORT in front of the server on
 #                                   PG_PORT, with two databases for the role dlock:
 #                                   dlock_tx (pool_mode=transaction) and dlock_session
-#                                   (pool_mode=session); prints the DSN of dlock_tx
+#                                   (pool_mode=session); prints the DSN of dlock_tx.
+#                                   It drops a client's "options" startup parameter
+#                                   (ignore_startup_parameters, as deployments set it
+#                                   for clients that send one) instead of refusing it
 #   scripts/pg.sh stop-pooler PORT  stops that PgBouncer, removes its state dir
 #
 # What a kill -9 of the postmaster alone does (measured on 15.18): its backends
@@ -247,6 +250,7 @@ start_pooler() { # port pg_port
 		pidfile = $dir/pid
 		logfile = $dir/log
 		default_pool_size = 4
+		ignore_startup_parameters = options
 		max_client_conn = 100
 	EOF
 	chown -R postgres: "$dir"
