@@ -356,8 +356,12 @@ static int dlock_pg_probe(dlock_sql_conn *c, int64_t deadline, dlock_err *err)
 	int64_t pid = -1;
 	int rc;
 
-	if (dlock_pg_side(c, deadline, &side, NULL) != DLOCK_OK ||
-	    dlock_pg_query(side, "BEGIN; SELECT pg_backend_pid()", deadline, &r, NULL) != DLOCK_OK) {
+	/* the side session gets half the time left: a full session-mode pool
+	 * keeps it waiting, and an open question must not cost the connect */
+	int64_t half = deadline < 0 ? -1 : dlock_now_ms() + (deadline - dlock_now_ms()) / 2;
+
+	if (dlock_pg_side(c, half, &side, NULL) != DLOCK_OK ||
+	    dlock_pg_query(side, "BEGIN; SELECT pg_backend_pid()", half, &r, NULL) != DLOCK_OK) {
 		dlock_pg_close(side);
 		return DLOCK_OK;
 	}
