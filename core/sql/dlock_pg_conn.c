@@ -1,9 +1,10 @@
 /* dlock_pg_conn.c: one PostgreSQL session of the SQL backend (libpq): the
- * connect and its setup (keepalives, timeouts, the token table, the
- * prepared statements), every read as a poll() slice with the interrupt
- * hook and a server-side cancel, the FATAL notice that says a session is
- * ending, and a fork child's silent abandon. The statements themselves are
- * dlock_pg.c's. */
+ * connect and its setup (keepalives, timeouts per server version, the token
+ * table, the prepared statements; a hot standby and a transaction-mode
+ * pooler refused), every read as a poll() slice with the interrupt hook and
+ * a server-side cancel sent from a side session within a deadline, the
+ * FATAL notice that says a session is ending, and a fork child's silent
+ * abandon. The statements themselves are dlock_pg.c's. */
 #include "dlock_pg_conn.h"
 
 #include <errno.h>
@@ -382,8 +383,8 @@ static int dlock_pg_probe(dlock_sql_conn *c, int64_t deadline, dlock_err *err)
 		dlock_err_set(
 		    err, DLOCK_ESERVER, 0,
 		    "%s: refused: a pooler in transaction mode (PgBouncer pool_mode=transaction?) "
-		    "hands each transaction to any server session; a session lock needs one: "
-		    "connect directly or through a session-mode pool",
+		    "gives each transaction any server session, a session lock needs one; "
+		    "connect directly or via a session-mode pool",
 		    c->where);
 	}
 	return rc;
@@ -417,6 +418,12 @@ static int dlock_pg_probe(dlock_sql_conn *c, int64_t deadline, dlock_err *err)
 	"PREPARE dl_us(bigint) AS SELECT pg_advisory_unlock_shared($1);"                               \
 	"PREPARE dl_pid AS SELECT pg_backend_pid();"
 
+/* What the setup asks last: the session's pid, whether the token table
+ * exists, whether the server is a standby, the client port it sees. */
+#define DLOCK_PG_ASK                                                                               \
+	"SELECT pg_backend_pid(), to_regclass('" DLOCK_SQL_TOKEN_TABLE "') IS NOT NULL, "              \
+	"pg_is_in_recovery(), inet_client_port()"
+
 /* Sets a new session up: settings, statements, the token table; refuses a
  * hot standby and a transaction-mode pooler. */
 static int dlock_pg_setup(dlock_sql_conn *c, int64_t deadline, dlock_err *err)
@@ -426,12 +433,8 @@ static int dlock_pg_setup(dlock_sql_conn *c, int64_t deadline, dlock_err *err)
 
 	rc = dlock_pg_query(c,
 	                    c->version >= 140000
-	                        ? DLOCK_PG_SETTINGS DLOCK_PG_SETTINGS_14 DLOCK_PG_PREPARE
-	                        "SELECT pg_backend_pid(), to_regclass('" DLOCK_SQL_TOKEN_TABLE
-	                        "') IS NOT NULL, pg_is_in_recovery(), inet_client_port()"
-	                        : DLOCK_PG_SETTINGS DLOCK_PG_PREPARE
-	                        "SELECT pg_backend_pid(), to_regclass('" DLOCK_SQL_TOKEN_TABLE
-	                        "') IS NOT NULL, pg_is_in_recovery(), inet_client_port()",
+	                        ? DLOCK_PG_SETTINGS DLOCK_PG_SETTINGS_14 DLOCK_PG_PREPARE DLOCK_PG_ASK
+	                        : DLOCK_PG_SETTINGS DLOCK_PG_PREPARE DLOCK_PG_ASK,
 	                    deadline, &r, err);
 	if (rc != DLOCK_OK) {
 		return rc;
@@ -445,11 +448,12 @@ static int dlock_pg_setup(dlock_sql_conn *c, int64_t deadline, dlock_err *err)
 		/* a standby's advisory locks are its own, unseen by the primary's
 		 * clients: a lock taken there would not exclude anyone */
 		PQclear(r);
-		return dlock_err_set(err, DLOCK_ESERVER, 0,
-		                     "%s: refused: the server is a hot standby (in recovery); advisory "
-		                     "locks taken on a standby do not exclude the primary's clients (nor "
-		                     "another standby's); point the DSN at the primary",
-		                     c->where);
+		return dlock_err_set(
+		    err, DLOCK_ESERVER, 0,
+		    "%s: refused: the server is a hot standby (in recovery), whose advisory "
+		    "locks do not exclude the primary's clients; point the DSN at the "
+		    "primary",
+		    c->where);
 	}
 	port = PQgetisnull(r, 0, 3) ? -2 : atoi(PQgetvalue(r, 0, 3));
 	if (PQgetvalue(r, 0, 1)[0] != 't') {
