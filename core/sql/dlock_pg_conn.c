@@ -346,30 +346,32 @@ static int dlock_pg_local_port(const dlock_sql_conn *c)
  * (the pool hands out its last-used one first: c's, which only a
  * transaction pooler can hand to two clients), then c asks its pid again.
  * Run only when c is not seen to be connected directly (the server sees
- * another client port than ours: a proxy, a pooler, NAT); a side session
- * that cannot be had leaves the question open (the statements' own pid
- * checks remain). Returns DLOCK_OK, DLOCK_ESERVER (a pooler: refused) or
- * DLOCK_ECONNLOSS. */
+ * another client port than ours: a proxy, a pooler, NAT). When the side
+ * session cannot be had before deadline the question stays open and the
+ * connect fails (a pooler that goes unnoticed can grant one lock twice).
+ * Returns DLOCK_OK, DLOCK_ESERVER (a pooler: refused), DLOCK_ECONNECT (no
+ * side session) or DLOCK_ECONNLOSS. */
 static int dlock_pg_probe(dlock_sql_conn *c, int64_t deadline, dlock_err *err)
 {
 	dlock_sql_conn *side = NULL;
 	PGresult *r = NULL;
 	int64_t pid = -1;
-	int rc;
+	dlock_err why = {0};
+	int rc = dlock_pg_side(c, deadline, &side, &why);
 
-	/* the side session gets half the time left: a full session-mode pool
-	 * keeps it waiting, and an open question must not cost the connect */
-	int64_t half = deadline < 0 ? -1 : dlock_now_ms() + (deadline - dlock_now_ms()) / 2;
-
-	if (dlock_pg_side(c, half, &side, NULL) != DLOCK_OK ||
-	    dlock_pg_query(side, "BEGIN; SELECT pg_backend_pid()", half, &r, NULL) != DLOCK_OK) {
-		dlock_pg_close(side);
-		return DLOCK_OK;
+	if (rc == DLOCK_OK && (rc = dlock_pg_query(side, "BEGIN; SELECT pg_backend_pid()", deadline, &r,
+	                                           &why)) == DLOCK_OK) {
+		pid = strtoll(PQgetvalue(r, 0, 0), NULL, 10);
 	}
-	pid = strtoll(PQgetvalue(r, 0, 0), NULL, 10);
 	PQclear(r);
 	r = NULL;
-	rc = DLOCK_OK;
+	if (rc != DLOCK_OK) {
+		dlock_pg_close(side);
+		return dlock_err_set(err, DLOCK_ECONNECT, 0,
+		                     "a proxy or pooler is in between, and a second session to check "
+		                     "that it is no transaction pooler failed: %.150s",
+		                     why.msg);
+	}
 	if (pid != c->pid &&
 	    (rc = dlock_pg_query(c, "EXECUTE dl_pid", deadline, &r, err)) == DLOCK_OK) {
 		pid = strtoll(PQgetvalue(r, 0, 0), NULL, 10) == c->pid ? -1 : c->pid;

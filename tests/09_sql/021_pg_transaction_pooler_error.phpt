@@ -15,9 +15,11 @@ $b = 'postgres';
 $name = dlt_skey('s21-pooler', $b);
 $tx = dlt_sql_sh($b, 'start-pooler', (string) dlt_sql_own_port($b, 21), (string) dlt_sql_parse(dlt_sql_dsn($b))[1]);
 $session = str_replace('/dlock_tx', '/dlock_session', $tx);
+/* behind a pooler a connect opens a second, short session (the pooler probe): a generous
+ * connect_timeout, as under valgrind two SCRAM logins take seconds */
 $msg = '';
 [$class] = dlt_throws(function () use ($b, $name, $tx) {
-    $l = new DistributedLock($name, dlt_sopts($b, [], $tx));
+    $l = new DistributedLock($name, ["dsn" => $tx, "connect_timeout" => 30]);
     $l->acquire(2);
 }, $msg);
 dlt_check($class === 'DistributedLockException' && str_contains($msg, 'pooler in transaction mode'),
@@ -25,7 +27,7 @@ dlt_check($class === 'DistributedLockException' && str_contains($msg, 'pooler in
 for ($i = 2; $i <= 3; $i++) {
     $c = dlt_sspawn('
 try {
-    $l = new DistributedLock($argv[1], dlt_sopts("postgres", [], $argv[2]));
+    $l = new DistributedLock($argv[1], ["dsn" => $argv[2], "connect_timeout" => 30]);
     echo json_encode(["none", $l->acquire(2)]), "\n";
 } catch (Throwable $e) {
     echo json_encode([get_class($e), $e->getMessage()]), "\n";
@@ -37,7 +39,7 @@ try {
         "process $i through the transaction pooler: refused the same way", $r);
 }
 dlt_check(dlt_sql_holders($b, $name) === [], 'nothing is held on the server');
-$l = new DistributedLock($name, dlt_sopts($b, [], $session));
+$l = new DistributedLock($name, ["dsn" => $session, "connect_timeout" => 30]);
 dlt_check($l->acquire(5) && $l->isAcquired() && $l->getFencingToken() > 0, 'through the session-mode pool: acquired, held, a token');
 $d = new DistributedLock($name, dlt_sopts($b));
 dlt_check($d->tryAcquire() === false, 'a direct client is excluded');
