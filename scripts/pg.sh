@@ -24,6 +24,21 @@
 #   scripts/pg.sh restart PORT      starts a stopped/killed server again on the same
 #                                   data dir and options (crash recovery after a
 #                                   kill), waits for a login, prints the DSN
+#   scripts/pg.sh start-standby PORT PRIMARY_PORT
+#                                   a hot standby of the server this script runs on
+#                                   PRIMARY_PORT (pg_basebackup -R, streaming
+#                                   replication), read-only logins allowed; waits
+#                                   for a login and prints its DSN. Stop it with
+#                                   "stop PORT"
+#   scripts/pg.sh start-pooler PORT PG_PORT
+#                                   PgBouncer on PORT in front of the server on
+#                                   PG_PORT, with two databases for the role dlock:
+#                                   dlock_tx (pool_mode=transaction) and dlock_session
+#                                   (pool_mode=session); prints the DSN of dlock_tx.
+#                                   It drops a client's "options" startup parameter
+#                                   (ignore_startup_parameters, as deployments set it
+#                                   for clients that send one) instead of refusing it
+#   scripts/pg.sh stop-pooler PORT  stops that PgBouncer, removes its state dir
 #
 # What a kill -9 of the postmaster alone does (measured on 15.18): its backends
 # are not killed with it, but each one watches the postmaster-death pipe and
@@ -174,6 +189,82 @@ start_server() { # port synchronous_commit
 	wait_login "$port" 10 || { tail -n 20 "$dir/log" >&2; die "role $ROLE cannot log in on port $port"; }
 }
 
+# start_standby port primary_port: base backup of the primary, started as a
+# hot standby that streams from it
+start_standby() {
+	local port=$1 pport=$2 dir pdir
+	dir=$(state_dir "$port")
+	pdir=$(state_dir "$pport")
+	[[ -f "$pdir/args" ]] || die "no server of this script on port $pport"
+	stop_port "$port" INT >/dev/null 2>&1
+	port_open "$port" && die "port $port is already in use by something else"
+	rm -rf "$dir"
+	mkdir -p "$dir" || die "cannot create $dir"
+	chown postgres: "$dir" 2>/dev/null
+	chmod 700 "$dir"
+	# the primary's initdb lets postgres in over its socket, replication too
+	if ! as_postgres timeout 60 "$BIN/pg_basebackup" -h "$pdir" -p "$pport" -U postgres \
+		-D "$dir/data" -R -X stream --checkpoint=fast >"$dir/basebackup.log" 2>&1; then
+		cat "$dir/basebackup.log" >&2
+		die "pg_basebackup from port $pport failed"
+	fi
+	echo "-p $port -k $dir -c listen_addresses=$HOST -c fsync=off -c hot_standby=on" >"$dir/args"
+	if ! launch "$dir"; then
+		tail -n 20 "$dir/log" "$dir/launch.log" >&2 2>/dev/null
+		die "standby on port $port did not start"
+	fi
+	wait_login "$port" 20 || { tail -n 20 "$dir/log" >&2; die "role $ROLE cannot log in on standby port $port"; }
+}
+
+pooler_dir() { echo "${TMPDIR:-/tmp}/dlock-pgbouncer-$1"; }
+
+stop_pooler() { # port
+	local dir pid
+	dir=$(pooler_dir "$1")
+	if [[ -f "$dir/pid" ]] && pid=$(cat "$dir/pid") && [[ $pid =~ ^[0-9]+$ ]]; then
+		kill -INT "$pid" 2>/dev/null
+		wait_gone 10 "$pid" || { kill -KILL "$pid" 2>/dev/null; wait_gone 5 "$pid"; }
+	fi
+	wait_closed "$1" 5
+}
+
+start_pooler() { # port pg_port
+	local port=$1 pgport=$2 dir
+	dir=$(pooler_dir "$port")
+	command -v pgbouncer >/dev/null || die "pgbouncer is not installed (apt-get install pgbouncer)"
+	stop_pooler "$port" >/dev/null 2>&1
+	port_open "$port" && die "port $port is already in use by something else"
+	rm -rf "$dir"
+	mkdir -p "$dir" || die "cannot create $dir"
+	printf '"%s" "%s"\n' "$ROLE" "$ROLE_PASS" >"$dir/users.txt"
+	cat >"$dir/pgbouncer.ini" <<-EOF
+		[databases]
+		dlock_tx = host=$HOST port=$pgport dbname=$DB_NAME pool_mode=transaction
+		dlock_session = host=$HOST port=$pgport dbname=$DB_NAME pool_mode=session
+		[pgbouncer]
+		listen_addr = $HOST
+		listen_port = $port
+		unix_socket_dir =
+		auth_type = scram-sha-256
+		auth_file = $dir/users.txt
+		pidfile = $dir/pid
+		logfile = $dir/log
+		default_pool_size = 4
+		ignore_startup_parameters = options
+		max_client_conn = 100
+	EOF
+	chown -R postgres: "$dir"
+	# pgbouncer refuses to run as root
+	as_postgres pgbouncer -d "$dir/pgbouncer.ini" >"$dir/launch.log" 2>&1 ||
+		{ cat "$dir/launch.log" "$dir/log" >&2 2>/dev/null; die "pgbouncer on port $port did not start"; }
+	local deadline=$((${EPOCHREALTIME/./} + 10000000))
+	until [[ $(PGPASSWORD=$ROLE_PASS PGCONNECT_TIMEOUT=2 timeout 5 psql -X -At \
+		"host=$HOST port=$port user=$ROLE dbname=dlock_session" -c 'SELECT 1' 2>/dev/null) == 1 ]]; do
+		((${EPOCHREALTIME/./} < deadline)) || { tail -n 20 "$dir/log" >&2; die "pgbouncer on port $port does not serve"; }
+		sleep 0.05
+	done
+}
+
 cmd=${1:-}
 port=${2:-}
 case "$cmd" in
@@ -205,8 +296,23 @@ restart)
 	wait_login "$port" 30 || { tail -n 20 "$dir/log" >&2; die "role $ROLE cannot log in on port $port"; }
 	echo "postgres://$ROLE:$ROLE_PASS@$HOST:$port/$DB_NAME"
 	;;
+start-standby)
+	port_ok "$port" && port_ok "${3:-}" || die "usage: start-standby PORT PRIMARY_PORT"
+	start_standby "$port" "$3"
+	echo "postgres://$ROLE:$ROLE_PASS@$HOST:$port/$DB_NAME"
+	;;
+start-pooler)
+	port_ok "$port" && port_ok "${3:-}" || die "usage: start-pooler PORT PG_PORT"
+	start_pooler "$port" "$3"
+	echo "postgres://$ROLE:$ROLE_PASS@$HOST:$port/dlock_tx"
+	;;
+stop-pooler)
+	port_ok "$port" || die "usage: stop-pooler PORT"
+	stop_pooler "$port" || die "pgbouncer on port $port did not stop"
+	rm -rf "$(pooler_dir "$port")"
+	;;
 *)
-	sed -n '2,26p' "$0" >&2
+	sed -n '2,39p' "$0" >&2
 	exit 2
 	;;
 esac

@@ -80,9 +80,13 @@ static int dlock_pg_undo(dlock_sql_conn *c, const char *h, int shared, int64_t d
 	return rc;
 }
 
-static int dlock_pg_lock(dlock_sql_conn *c, const char *name, size_t len, int shared,
-                         int64_t timeout_ms, int64_t io_deadline, const dlock_interrupt *intr,
-                         int64_t *token, dlock_err *err)
+/* One lock statement (dlock_pg_lock's contract) with timeout_ms at most
+ * DLOCK_PG_LOCK_TIMEOUT_MAX; *foreign set when the wait ended because
+ * someone else cancelled it (pg_cancel_backend(): 57014 without our own
+ * cancel), nothing held then. */
+static int dlock_pg_lock_once(dlock_sql_conn *c, const char *name, size_t len, int shared,
+                              int64_t timeout_ms, int64_t io_deadline, const dlock_interrupt *intr,
+                              int64_t *token, int *foreign, dlock_err *err)
 {
 	char *h = dlock_pg_hex(name, len), *sql = h ? malloc(4 * len + 1024) : NULL, k[24];
 	PGresult *r = NULL;
@@ -168,6 +172,7 @@ static int dlock_pg_lock(dlock_sql_conn *c, const char *name, size_t len, int sh
 	} else if (rc == DLOCK_OK) {
 		rc = r ? dlock_pg_fail(c, r, err)
 		       : dlock_err_set(err, DLOCK_ESERVER, 0, "%s: no result", c->where);
+		*foreign = rc == DLOCK_EINTR && !cancelled;
 		if (rc != DLOCK_ECONNLOSS) {
 			/* a timeout or cancel may have come after the grant (on the token
 			 * row): never leave a hold behind that nobody knows of */
@@ -181,6 +186,42 @@ static int dlock_pg_lock(dlock_sql_conn *c, const char *name, size_t len, int sh
 	PQclear(r);
 	free(h);
 	return rc;
+}
+
+/* The longest lock_timeout one statement may set: the setting is an int of
+ * milliseconds (about 24.8 days); longer waits are made of several. */
+#define DLOCK_PG_LOCK_TIMEOUT_MAX 2000000000LL
+
+/* Waits as long as the caller asked, whatever else ends one statement's
+ * wait: a wait longer than one lock_timeout is waited for in several
+ * statements, and a wait someone else cancelled (pg_cancel_backend() of our
+ * session: nothing was granted) is waited for again. Only the caller's own
+ * deadline (DLOCK_ETIMEDOUT) or interrupt (DLOCK_EINTR) ends it. */
+static int dlock_pg_lock(dlock_sql_conn *c, const char *name, size_t len, int shared,
+                         int64_t timeout_ms, int64_t io_deadline, const dlock_interrupt *intr,
+                         int64_t *token, dlock_err *err)
+{
+	int64_t until = timeout_ms > 0 ? dlock_now_ms() + timeout_ms : -1;
+
+	for (;;) {
+		int64_t left = until < 0 ? timeout_ms : until - dlock_now_ms(), part = left;
+		int foreign = 0, rc;
+
+		if (until >= 0 && left <= 0) {
+			return dlock_err_set(err, DLOCK_ETIMEDOUT, 0, "%s: not acquired in time", c->where);
+		}
+		if (part > DLOCK_PG_LOCK_TIMEOUT_MAX) {
+			part = DLOCK_PG_LOCK_TIMEOUT_MAX;
+		}
+		rc =
+		    dlock_pg_lock_once(c, name, len, shared, part, io_deadline, intr, token, &foreign, err);
+		if (!(rc == DLOCK_ETIMEDOUT && part < left) && !(rc == DLOCK_EINTR && foreign)) {
+			return rc;
+		}
+		if (dlock_interrupted(intr)) {
+			return dlock_err_set(err, DLOCK_EINTR, 0, "interrupted");
+		}
+	}
 }
 
 /* A session-level advisory lock ends only with an unlock (which dlock sends
@@ -305,8 +346,8 @@ static int dlock_pg_participants(dlock_sql_conn *c, const char *name, size_t len
 	        "SELECT l.pid, l.mode = 'ExclusiveLock', l.granted, (SELECT token "
 	        "FROM " DLOCK_SQL_TOKEN_TABLE
 	        " WHERE name = decode('%s', 'hex')) FROM pg_locks l WHERE " PG_LOCKS_OF(
-	            "%s") " ORDER BY l.granted DESC, l.waitstart NULLS FIRST, l.pid",
-	        h, k);
+	            "%s") " ORDER BY l.granted DESC, %s l.pid",
+	        h, k, c->version >= 140000 ? "l.waitstart NULLS FIRST," : "" /* 14+ */);
 	rc = dlock_pg_query(c, sql, deadline, &r, err);
 	free(sql);
 	free(h);

@@ -1,9 +1,10 @@
 /* dlock_pg_conn.c: one PostgreSQL session of the SQL backend (libpq): the
- * connect and its setup (keepalives, timeouts, the token table, the
- * prepared statements), every read as a poll() slice with the interrupt
- * hook and a server-side cancel, the FATAL notice that says a session is
- * ending, and a fork child's silent abandon. The statements themselves are
- * dlock_pg.c's. */
+ * connect and its setup (keepalives, timeouts per server version, the token
+ * table, the prepared statements; a hot standby and a transaction-mode
+ * pooler refused), every read as a poll() slice with the interrupt hook and
+ * a server-side cancel sent from a side session within a deadline, the
+ * FATAL notice that says a session is ending, and a fork child's silent
+ * abandon. The statements themselves are dlock_pg.c's. */
 #include "dlock_pg_conn.h"
 
 #include <errno.h>
@@ -13,6 +14,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+
+static int dlock_pg_cancel(dlock_sql_conn *c, int64_t deadline);
 
 static void dlock_pg_notice(void *arg, const PGresult *res)
 {
@@ -57,13 +64,14 @@ int dlock_pg_fail(dlock_sql_conn *c, const PGresult *r, dlock_err *err)
 	if (strcmp(state, "55P03") == 0) {
 		return dlock_err_set(err, DLOCK_ETIMEDOUT, 0, "%s: lock_timeout", c->where);
 	}
-	if (strcmp(state, "26000") == 0) {
-		/* our statements are prepared at connect: this session is not the
-		 * one that connected */
+	if (strcmp(state, "26000") == 0 || strcmp(state, "42P05") == 0) {
+		/* our statements are prepared at connect: missing (26000), this
+		 * session is not the one that connected; already there (42P05), the
+		 * session we just opened is another client's */
 		return dlock_err_set(err, DLOCK_ESERVER, 0,
-		                     "%s: the session lost its prepared statements: statements run on "
-		                     "different server sessions (a connection pooler in transaction mode, "
-		                     "such as PgBouncer?); session locks cannot work through it",
+		                     "%s: refused: statements run on different server sessions (a "
+		                     "connection pooler in transaction mode, such as PgBouncer with "
+		                     "pool_mode=transaction?); session locks cannot work through it",
 		                     c->where);
 	}
 	if (strcmp(state, "57014") == 0) {
@@ -127,13 +135,13 @@ int dlock_pg_run(dlock_sql_conn *c, const char *sql, int64_t deadline, const dlo
 			goto lost;
 		}
 		if (cancelled && !*cancelled && dlock_interrupted(intr)) {
-			char buf[256];
+			int64_t until = dlock_now_ms() + c->grace_ms; /* for the cancel and the answer */
 
 			*cancelled = 1;
-			if (!c->cancel || !PQcancel(c->cancel, buf, sizeof(buf))) {
-				goto lost; /* cannot stop the wait: the connection must go */
+			if (dlock_pg_cancel(c, until) != DLOCK_OK) {
+				goto lost; /* cannot stop the wait in time: the connection must go */
 			}
-			deadline = dlock_now_ms() + c->grace_ms;
+			deadline = until;
 		}
 	}
 lost:
@@ -161,9 +169,6 @@ void dlock_pg_close(dlock_sql_conn *c)
 	if (!c) {
 		return;
 	}
-	if (c->cancel) {
-		PQfreeCancel(c->cancel);
-	}
 	if (c->pg) {
 		PQfinish(c->pg); /* sends Terminate: the server frees the session's locks */
 	}
@@ -190,7 +195,7 @@ void dlock_pg_abandon(dlock_sql_conn *c)
 	dlock_pg_close(c);
 }
 
-static int dlock_pg_connect_fail(dlock_sql_conn *c, int status, const char *what, dlock_err *err)
+static int dlock_pg_open_fail(dlock_sql_conn *c, int status, const char *what, dlock_err *err)
 {
 	const char *msg = PQerrorMessage(c->pg);
 	size_t n = strcspn(msg ? msg : "", "\n");
@@ -204,14 +209,278 @@ static int dlock_pg_connect_fail(dlock_sql_conn *c, int status, const char *what
 	return status;
 }
 
+/* Opens a session with libpq's keys/vals (NULL-terminated) before deadline,
+ * calling intr (may be NULL) between slices, and stores it in *out (owned by
+ * the caller, dlock_pg_close): non-blocking, its socket close-on-exec, its
+ * notices watched, grace_ms set from grace. Returns DLOCK_OK, DLOCK_ECONNECT,
+ * DLOCK_EAUTH, DLOCK_EINTR or DLOCK_ENOMEM; nothing is left on failure. */
+static int dlock_pg_open(const char *const *keys, const char *const *vals, const char *where,
+                         int64_t grace, int64_t deadline, const dlock_interrupt *intr,
+                         dlock_sql_conn **out, dlock_err *err)
+{
+	dlock_sql_conn *c = calloc(1, sizeof(*c));
+	PostgresPollingStatusType st = PGRES_POLLING_WRITING;
+
+	*out = NULL;
+	if (!c) {
+		return dlock_err_set(err, DLOCK_ENOMEM, 0, "out of memory");
+	}
+	snprintf(c->where, sizeof(c->where), "%s", where);
+	c->grace_ms = grace;
+	if (!(c->pg = PQconnectStartParams(keys, vals, 0))) {
+		free(c);
+		return dlock_err_set(err, DLOCK_ENOMEM, 0, "out of memory");
+	}
+	if (PQstatus(c->pg) == CONNECTION_BAD) {
+		return dlock_pg_open_fail(c, DLOCK_ECONNECT, "cannot connect", err);
+	}
+	while (st != PGRES_POLLING_OK) {
+		int ready;
+
+		if (st == PGRES_POLLING_FAILED) {
+			return dlock_pg_open_fail(c, DLOCK_ECONNECT, "cannot connect", err);
+		}
+		if (dlock_interrupted(intr)) {
+			return dlock_pg_open_fail(c, DLOCK_EINTR, "connect interrupted", err);
+		}
+		if (deadline >= 0 && dlock_now_ms() >= deadline) {
+			return dlock_pg_open_fail(c, DLOCK_ECONNECT, "no connection within connect_timeout",
+			                          err);
+		}
+		ready = dlock_pg_poll(c, st == PGRES_POLLING_READING ? POLLIN : POLLOUT, deadline);
+		if (ready < 0) {
+			return dlock_pg_open_fail(c, DLOCK_ECONNECT, "cannot connect", err);
+		}
+		if (ready) {
+			st = PQconnectPoll(c->pg);
+		}
+	}
+	PQsetNoticeReceiver(c->pg, dlock_pg_notice, c);
+	/* libpq sets close-on-exec itself; made sure: a program the holder
+	 * exec()s must not keep the session (and its locks) alive */
+	fcntl(PQsocket(c->pg), F_SETFD, fcntl(PQsocket(c->pg), F_GETFD) | FD_CLOEXEC);
+	if (PQsetnonblocking(c->pg, 1) != 0) {
+		return dlock_pg_open_fail(c, DLOCK_ECONNECT, "cannot make the socket non-blocking", err);
+	}
+	c->version = PQserverVersion(c->pg);
+	*out = c;
+	return DLOCK_OK;
+}
+
+/* A second session to c's server with c's parameters (the address c
+ * reached, no name lookup), open before deadline; for the cancel and the
+ * pooler probe. Returns as dlock_pg_open. */
+static int dlock_pg_side(dlock_sql_conn *c, int64_t deadline, dlock_sql_conn **out, dlock_err *err)
+{
+	PQconninfoOption *opts = PQconninfo(c->pg), *o;
+	const char *keys[96], *vals[96], *addr = PQhostaddr(c->pg);
+	int n = 0, rc;
+
+	*out = NULL;
+	if (!opts) {
+		return dlock_err_set(err, DLOCK_ENOMEM, 0, "out of memory");
+	}
+	for (o = opts; o->keyword && n < 94; o++) {
+		if (o->val && o->val[0] && strcmp(o->keyword, "hostaddr") != 0) {
+			keys[n] = o->keyword;
+			vals[n++] = o->val;
+		}
+	}
+	if (addr && addr[0]) {
+		keys[n] = "hostaddr";
+		vals[n++] = addr;
+	}
+	keys[n] = vals[n] = NULL;
+	rc = dlock_pg_open(keys, vals, c->where, c->grace_ms, deadline, NULL, out, err);
+	PQconninfoFree(opts);
+	return rc;
+}
+
+/* Stops what c's session runs, every step before deadline: a side session
+ * of the same user sends pg_cancel_backend() (libpq's PQcancel() waits for
+ * the postmaster's answer without any bound: a stalled postmaster held an
+ * interrupted acquire() for 16 s). Returns DLOCK_OK when the server
+ * signalled c's backend; otherwise (no side session in time, no free
+ * connection slot, the backend gone) the caller must drop c. */
+static int dlock_pg_cancel(dlock_sql_conn *c, int64_t deadline)
+{
+	dlock_sql_conn *side = NULL;
+	PGresult *r = NULL;
+	char sql[64];
+	int rc = dlock_pg_side(c, deadline, &side, NULL);
+
+	if (rc == DLOCK_OK) {
+		snprintf(sql, sizeof(sql), "SELECT pg_cancel_backend(%lld)", (long long)c->pid);
+		rc = dlock_pg_query(side, sql, deadline, &r, NULL);
+		if (rc == DLOCK_OK && (PQntuples(r) != 1 || PQgetvalue(r, 0, 0)[0] != 't')) {
+			rc = DLOCK_ESERVER;
+		}
+		PQclear(r);
+	}
+	dlock_pg_close(side);
+	return rc;
+}
+
+/* The local TCP port of c's socket, -1 when it is not TCP. */
+static int dlock_pg_local_port(const dlock_sql_conn *c)
+{
+	struct sockaddr_storage a;
+	socklen_t n = sizeof(a);
+
+	if (getsockname(PQsocket(c->pg), (struct sockaddr *)&a, &n) != 0) {
+		return -1;
+	}
+	if (a.ss_family == AF_INET) {
+		return ntohs(((struct sockaddr_in *)&a)->sin_port);
+	}
+	if (a.ss_family == AF_INET6) {
+		return ntohs(((struct sockaddr_in6 *)&a)->sin6_port);
+	}
+	return -1;
+}
+
+/* Refuses a transaction-mode pooler (PgBouncer pool_mode=transaction): it
+ * hands each transaction to any server session of its pool. A lone client
+ * is usually handed the same one every time, so statements alone cannot
+ * tell; a side session opens a transaction, which pins a server session
+ * (the pool hands out its last-used one first: c's, which only a
+ * transaction pooler can hand to two clients), then c asks its pid again.
+ * Run only when c is not seen to be connected directly (the server sees
+ * another client port than ours: a proxy, a pooler, NAT). When the side
+ * session cannot be had before deadline the question stays open and the
+ * connect fails (a pooler that goes unnoticed can grant one lock twice).
+ * Returns DLOCK_OK, DLOCK_ESERVER (a pooler: refused), DLOCK_ECONNECT (no
+ * side session) or DLOCK_ECONNLOSS. */
+static int dlock_pg_probe(dlock_sql_conn *c, int64_t deadline, dlock_err *err)
+{
+	dlock_sql_conn *side = NULL;
+	PGresult *r = NULL;
+	int64_t pid = -1;
+	dlock_err why = {0};
+	int rc = dlock_pg_side(c, deadline, &side, &why);
+
+	if (rc == DLOCK_OK && (rc = dlock_pg_query(side, "BEGIN; SELECT pg_backend_pid()", deadline, &r,
+	                                           &why)) == DLOCK_OK) {
+		pid = strtoll(PQgetvalue(r, 0, 0), NULL, 10);
+	}
+	PQclear(r);
+	r = NULL;
+	if (rc != DLOCK_OK) {
+		dlock_pg_close(side);
+		return dlock_err_set(err, DLOCK_ECONNECT, 0,
+		                     "a proxy or pooler is in between, and a second session to check "
+		                     "that it is no transaction pooler failed: %.150s",
+		                     why.msg);
+	}
+	if (pid != c->pid &&
+	    (rc = dlock_pg_query(c, "EXECUTE dl_pid", deadline, &r, err)) == DLOCK_OK) {
+		pid = strtoll(PQgetvalue(r, 0, 0), NULL, 10) == c->pid ? -1 : c->pid;
+	}
+	PQclear(r);
+	dlock_pg_close(side); /* its transaction is rolled back */
+	if (rc == DLOCK_OK && pid == c->pid) {
+		rc = DLOCK_ESERVER;
+	}
+	if (rc == DLOCK_ESERVER) {
+		dlock_err_set(
+		    err, DLOCK_ESERVER, 0,
+		    "%s: refused: a pooler in transaction mode (PgBouncer pool_mode=transaction?) "
+		    "gives each transaction any server session, a session lock needs one; "
+		    "connect directly or via a session-mode pool",
+		    c->where);
+	}
+	return rc;
+}
+
+/* The session's settings, sent in the setup round trip (not as a startup
+ * "options" packet, which PgBouncer refuses or drops): no timeout may end a
+ * session that holds or waits, tokens commit durably, the server's TCP
+ * keepalive gives up on a vanished client after about 25 s. */
+#define DLOCK_PG_SETTINGS                                                                          \
+	"SET lock_timeout = 0; SET statement_timeout = 0; "                                            \
+	"SET idle_in_transaction_session_timeout = 0; SET synchronous_commit = on; "                   \
+	"SET tcp_keepalives_idle = 10; SET tcp_keepalives_interval = 5; "                              \
+	"SET tcp_keepalives_count = 3; "
+
+/* 14 and later: idle_session_timeout must not end an idle holder; and the
+ * server polls a busy session's socket every second, so a killed waiter
+ * leaves the lock's queue (and frees its connection slot) within about 1 s
+ * instead of when its turn comes. */
+#define DLOCK_PG_SETTINGS_14                                                                       \
+	"SET idle_session_timeout = 0; SET client_connection_check_interval = 1000; "
+
+/* The hot statements, prepared once per session: EXECUTE skips the parse
+ * and plan of a SELECT, most of a cycle's server time. */
+#define DLOCK_PG_PREPARE                                                                           \
+	"PREPARE dl_lx(bigint) AS SELECT pg_advisory_lock($1), pg_backend_pid();"                      \
+	"PREPARE dl_ls(bigint) AS SELECT pg_advisory_lock_shared($1), pg_backend_pid();"               \
+	"PREPARE dl_tx(bigint) AS SELECT 1, pg_backend_pid() WHERE pg_try_advisory_lock($1);"          \
+	"PREPARE dl_ts(bigint) AS SELECT 1, pg_backend_pid() WHERE pg_try_advisory_lock_shared($1);"   \
+	"PREPARE dl_ux(bigint) AS SELECT pg_advisory_unlock($1);"                                      \
+	"PREPARE dl_us(bigint) AS SELECT pg_advisory_unlock_shared($1);"                               \
+	"PREPARE dl_pid AS SELECT pg_backend_pid();"
+
+/* What the setup asks last: the session's pid, whether the token table
+ * exists, whether the server is a standby, the client port it sees. */
+#define DLOCK_PG_ASK                                                                               \
+	"SELECT pg_backend_pid(), to_regclass('" DLOCK_SQL_TOKEN_TABLE "') IS NOT NULL, "              \
+	"pg_is_in_recovery(), inet_client_port()"
+
+/* Sets a new session up: settings, statements, the token table; refuses a
+ * hot standby and a transaction-mode pooler. */
+static int dlock_pg_setup(dlock_sql_conn *c, int64_t deadline, dlock_err *err)
+{
+	PGresult *r = NULL;
+	int rc, port;
+
+	rc = dlock_pg_query(c,
+	                    c->version >= 140000
+	                        ? DLOCK_PG_SETTINGS DLOCK_PG_SETTINGS_14 DLOCK_PG_PREPARE DLOCK_PG_ASK
+	                        : DLOCK_PG_SETTINGS DLOCK_PG_PREPARE DLOCK_PG_ASK,
+	                    deadline, &r, err);
+	if (rc != DLOCK_OK) {
+		return rc;
+	}
+	if (PQntuples(r) != 1 || PQnfields(r) != 4) {
+		PQclear(r);
+		return dlock_err_set(err, DLOCK_ESERVER, 0, "%s: unexpected answer", c->where);
+	}
+	c->pid = strtoll(PQgetvalue(r, 0, 0), NULL, 10);
+	if (PQgetvalue(r, 0, 2)[0] == 't') {
+		/* a standby's advisory locks are its own, unseen by the primary's
+		 * clients: a lock taken there would not exclude anyone */
+		PQclear(r);
+		return dlock_err_set(
+		    err, DLOCK_ESERVER, 0,
+		    "%s: refused: the server is a hot standby (in recovery), whose advisory "
+		    "locks do not exclude the primary's clients; point the DSN at the "
+		    "primary",
+		    c->where);
+	}
+	port = PQgetisnull(r, 0, 3) ? -2 : atoi(PQgetvalue(r, 0, 3));
+	if (PQgetvalue(r, 0, 1)[0] != 't') {
+		PQclear(r);
+		r = NULL;
+		/* two first connections may race: "already exists" is fine */
+		rc = dlock_pg_query(c,
+		                    "CREATE TABLE IF NOT EXISTS " DLOCK_SQL_TOKEN_TABLE
+		                    " (name bytea PRIMARY KEY, token bigint NOT NULL)",
+		                    deadline, &r, err);
+		if (rc == DLOCK_ESERVER && err &&
+		    (strstr(err->msg, "23505") || strstr(err->msg, "42P07"))) {
+			rc = DLOCK_OK;
+		}
+	}
+	PQclear(r);
+	if (rc == DLOCK_OK && port != dlock_pg_local_port(c)) {
+		rc = dlock_pg_probe(c, deadline, err);
+	}
+	return rc;
+}
+
 int dlock_pg_connect(const dlock_target *t, int64_t deadline, const dlock_interrupt *intr,
                      dlock_sql_conn **out, dlock_err *err)
 {
-	static const char options[] =
-	    "-c lock_timeout=0 -c statement_timeout=0 -c idle_session_timeout=0 "
-	    "-c idle_in_transaction_session_timeout=0 -c synchronous_commit=on -c "
-	    "tcp_keepalives_idle=10 "
-	    "-c tcp_keepalives_interval=5 -c tcp_keepalives_count=3";
 	const char *keys[] = {"host",
 	                      "port",
 	                      "user",
@@ -222,21 +491,14 @@ int dlock_pg_connect(const dlock_target *t, int64_t deadline, const dlock_interr
 	                      "keepalives_idle",
 	                      "keepalives_interval",
 	                      "keepalives_count",
-	                      "options",
 	                      NULL};
-	char port[16];
-	const char *vals[12];
-	dlock_sql_conn *c = calloc(1, sizeof(*c));
-	PostgresPollingStatusType st = PGRES_POLLING_WRITING;
-	PGresult *r = NULL;
+	char port[16], where[192];
+	const char *vals[11];
+	dlock_sql_conn *c = NULL;
 	int rc;
 
 	*out = NULL;
-	if (!c) {
-		return dlock_err_set(err, DLOCK_ENOMEM, 0, "out of memory");
-	}
-	dlock_target_where(t, c->where, sizeof(c->where));
-	c->grace_ms = t->connect_timeout_ms > 0 ? t->connect_timeout_ms : 1000;
+	dlock_target_where(t, where, sizeof(where));
 	snprintf(port, sizeof(port), "%d", t->port);
 	vals[0] = t->host;
 	vals[1] = port;
@@ -248,74 +510,13 @@ int dlock_pg_connect(const dlock_target *t, int64_t deadline, const dlock_interr
 	vals[7] = "10";
 	vals[8] = "5";
 	vals[9] = "3";
-	vals[10] = options;
-	vals[11] = NULL;
-	if (!(c->pg = PQconnectStartParams(keys, vals, 0))) {
-		free(c);
-		return dlock_err_set(err, DLOCK_ENOMEM, 0, "out of memory");
-	}
-	if (PQstatus(c->pg) == CONNECTION_BAD) {
-		return dlock_pg_connect_fail(c, DLOCK_ECONNECT, "cannot connect", err);
-	}
-	while (st != PGRES_POLLING_OK) {
-		int ready;
-
-		if (st == PGRES_POLLING_FAILED) {
-			return dlock_pg_connect_fail(c, DLOCK_ECONNECT, "cannot connect", err);
-		}
-		if (dlock_interrupted(intr)) {
-			return dlock_pg_connect_fail(c, DLOCK_EINTR, "connect interrupted", err);
-		}
-		if (deadline >= 0 && dlock_now_ms() >= deadline) {
-			return dlock_pg_connect_fail(c, DLOCK_ECONNECT, "no connection within connect_timeout",
-			                             err);
-		}
-		ready = dlock_pg_poll(c, st == PGRES_POLLING_READING ? POLLIN : POLLOUT, deadline);
-		if (ready < 0) {
-			return dlock_pg_connect_fail(c, DLOCK_ECONNECT, "cannot connect", err);
-		}
-		if (ready) {
-			st = PQconnectPoll(c->pg);
-		}
-	}
-	PQsetNoticeReceiver(c->pg, dlock_pg_notice, c);
-	/* libpq sets close-on-exec itself; made sure: a program the holder
-	 * exec()s must not keep the session (and its locks) alive */
-	fcntl(PQsocket(c->pg), F_SETFD, fcntl(PQsocket(c->pg), F_GETFD) | FD_CLOEXEC);
-	c->cancel = PQgetCancel(c->pg);
-	if (PQsetnonblocking(c->pg, 1) != 0) {
-		return dlock_pg_connect_fail(c, DLOCK_ECONNECT, "cannot make the socket non-blocking", err);
-	}
-	/* the hot statements are prepared once per session: EXECUTE skips the
-	 * parse and plan of a SELECT, most of a cycle's server time */
-	rc = dlock_pg_query(
-	    c,
-	    "PREPARE dl_lx(bigint) AS SELECT pg_advisory_lock($1), pg_backend_pid();"
-	    "PREPARE dl_ls(bigint) AS SELECT pg_advisory_lock_shared($1), pg_backend_pid();"
-	    "PREPARE dl_tx(bigint) AS SELECT 1, pg_backend_pid() WHERE pg_try_advisory_lock($1);"
-	    "PREPARE dl_ts(bigint) AS SELECT 1, pg_backend_pid() WHERE pg_try_advisory_lock_shared($1);"
-	    "PREPARE dl_ux(bigint) AS SELECT pg_advisory_unlock($1);"
-	    "PREPARE dl_us(bigint) AS SELECT pg_advisory_unlock_shared($1);"
-	    "PREPARE dl_pid AS SELECT pg_backend_pid();"
-	    "SELECT pg_backend_pid(), to_regclass('" DLOCK_SQL_TOKEN_TABLE "') IS NOT NULL",
-	    deadline, &r, err);
-	if (rc == DLOCK_OK && PQntuples(r) == 1) {
-		c->pid = strtoll(PQgetvalue(r, 0, 0), NULL, 10);
-		if (strcmp(PQgetvalue(r, 0, 1), "t") != 0) {
-			PQclear(r);
-			r = NULL;
-			/* two first connections may race: "already exists" is fine */
-			rc = dlock_pg_query(c,
-			                    "CREATE TABLE IF NOT EXISTS " DLOCK_SQL_TOKEN_TABLE
-			                    " (name bytea PRIMARY KEY, token bigint NOT NULL)",
-			                    deadline, &r, err);
-			if (rc == DLOCK_ESERVER && (strstr(err->msg, "23505") || strstr(err->msg, "42P07"))) {
-				rc = DLOCK_OK;
-			}
-		}
-	}
-	PQclear(r);
+	vals[10] = NULL;
+	rc = dlock_pg_open(keys, vals, where, t->connect_timeout_ms > 0 ? t->connect_timeout_ms : 1000,
+	                   deadline, intr, &c, err);
 	if (rc != DLOCK_OK) {
+		return rc;
+	}
+	if ((rc = dlock_pg_setup(c, deadline, err)) != DLOCK_OK) {
 		int status = rc == DLOCK_ECONNLOSS ? DLOCK_ECONNECT : rc;
 
 		dlock_pg_close(c);

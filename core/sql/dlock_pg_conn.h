@@ -10,8 +10,8 @@
 
 struct dlock_sql_conn {
 	PGconn *pg;
-	PGcancel *cancel;     /* to stop a server-side wait */
 	int64_t pid;          /* pg_backend_pid() of the session */
+	int version;          /* the server's server_version_num (e.g. 150004) */
 	int64_t grace_ms;     /* how long a cancelled wait's answer may take */
 	int64_t lock_timeout; /* the session's lock_timeout (ms, 0: none), as last set */
 	int doomed;           /* the server said FATAL: the session is ending */
