@@ -106,6 +106,13 @@ static int dlock_redis_conn_read(dlock_redis_conn *c, int64_t deadline, const dl
 			dlock_redis_conn_drop(c);
 			return dlock_err_set(err, DLOCK_EINTR, 0, "interrupted");
 		}
+		if (!c->ctx) {
+			/* the hook closed it (it must not: the pool lends a busy
+			 * connection to nobody else); the reply is lost */
+			c->broken_at = dlock_now_ms();
+			return dlock_err_set(err, DLOCK_ECONNLOSS, 0, "%s: connection closed during a call",
+			                     c->where);
+		}
 	}
 io:
 	dlock_err_set(err, DLOCK_ECONNLOSS, 0, "%s: %s", c->where,

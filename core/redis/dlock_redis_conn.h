@@ -21,6 +21,8 @@ typedef struct dlock_redis_conn {
 	char where[300];   /* "redis://host:port/db", for messages and matching */
 	int64_t broken_at; /* when a call last failed on I/O (ms), 0 while healthy */
 	char sha[8][41];   /* script SHA1s loaded on this server (dlock_redis_script's cache) */
+	int busy;          /* lent out by the pool to a call of the PHP thread: a signal handler
+	                      run inside that call is lent another connection, never this one */
 } dlock_redis_conn;
 
 /* Makes c a closed connection to t's server (settings copied). Returns
