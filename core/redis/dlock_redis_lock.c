@@ -701,10 +701,12 @@ int dlock_redis_lock_self_conflict(const dlock_handle *h)
 		int rw_o = o->h->kind == DLOCK_KIND_READ || o->h->kind == DLOCK_KIND_WRITE;
 		int rw_h = h->kind == DLOCK_KIND_READ || h->kind == DLOCK_KIND_WRITE;
 
-		if (o->h == h || o->holds == 0 || o->pid != getpid() || rw_o != rw_h ||
-		    (!rw_h && o->h->kind != h->kind) || strcmp(o->h->path, h->path) != 0 ||
+		if (o->h == h || o->holds == 0 || o->pid != getpid() || strcmp(o->h->path, h->path) != 0 ||
 		    !dlock_target_same_server(t, &h->target)) {
 			continue;
+		}
+		if (rw_o != rw_h || (!rw_h && o->h->kind != h->kind)) {
+			return 1; /* a hold of another kind on this name excludes every other kind */
 		}
 		/* a reader waits only for writers; everything else for any holder */
 		if (h->kind != DLOCK_KIND_READ || o->h->kind == DLOCK_KIND_WRITE) {
