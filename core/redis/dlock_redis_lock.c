@@ -387,6 +387,7 @@ static int rl_acquire(dlock_handle *h, dlock_redis_conn *c, const dlock_acquire_
 	int64_t dl = req->timeout_ms < 0 ? -1 : dlock_now_ms() + req->timeout_ms, loss_since = 0;
 	long long out[3];
 	int rc, late = 0, unread = 0; /* unread: a lock script's reply was lost (it may have granted) */
+	pid_t me = getpid();          /* a signal handler may fork: the child leaves our wait alone */
 
 	/* read-write members say which part they are: "r:" or "w:" */
 	snprintf(l->lease.field, sizeof(l->lease.field), "%s%s:%llu",
@@ -405,6 +406,9 @@ static int rl_acquire(dlock_handle *h, dlock_redis_conn *c, const dlock_acquire_
 
 		rc = rl_lock_call(h, c, waiter, grant, rl_call_deadline(h, dl), req->intr, out, err);
 		unread = rc == DLOCK_EINTR || rc == DLOCK_ECONNLOSS;
+		if (rc == DLOCK_EFORKED) {
+			return rc;
+		}
 		if (rc == DLOCK_OK) {
 			loss_since = 0;
 			if (out[0] == 1) {
@@ -461,6 +465,9 @@ static int rl_acquire(dlock_handle *h, dlock_redis_conn *c, const dlock_acquire_
 			if (rc == DLOCK_OK) {
 				continue; /* woken, or a heartbeat is due: the lock script again */
 			}
+			if (rc == DLOCK_EFORKED) {
+				return rc;
+			}
 		}
 		if (rc == DLOCK_ECONNLOSS || rc == DLOCK_ECONNECT) {
 			now = dlock_now_ms();
@@ -468,7 +475,14 @@ static int rl_acquire(dlock_handle *h, dlock_redis_conn *c, const dlock_acquire_
 				loss_since = call; /* the connection is given connect_timeout in all */
 			}
 			if (now - loss_since < h->target.connect_timeout_ms && (dl < 0 || now < dl)) {
-				if (!rl_backoff(c->ctx ? 0 : RL_BACKOFF_MS, req->intr)) {
+				int stopped = rl_backoff(c->ctx ? 0 : RL_BACKOFF_MS, req->intr);
+
+				if (getpid() != me) {
+					return dlock_err_set(err, DLOCK_EFORKED, 0,
+					                     "the process forked during acquire() (in a signal "
+					                     "handler?); the wait is the parent's");
+				}
+				if (!stopped) {
 					continue; /* the lock script is safe to repeat: it knows our field */
 				}
 				rc = dlock_err_set(err, DLOCK_EINTR, 0, "interrupted");
