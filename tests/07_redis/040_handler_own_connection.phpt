@@ -29,15 +29,15 @@ $ly->release();
 $seen = null;
 pcntl_async_signals(true);
 pcntl_signal(SIGALRM, function () use ($lx, &$seen) {
-    $seen = $lx->acquire(3); /* x is held by the other process: false */
+    $seen = $lx->acquire(6); /* x is held by the other process: false */
 });
-/* the server holds every script call for 2.5 s: acquire()'s lock script is
+/* the server holds every script call for 4 s: acquire()'s lock script is
  * in flight on the pooled connection when the alarm's handler runs */
-var_dump(dlt_redis_at($addr, 'CLIENT', 'PAUSE', '2500', 'WRITE'));
+var_dump(dlt_redis_at($addr, 'CLIENT', 'PAUSE', '4000', 'WRITE'));
 pcntl_alarm(1);
 var_dump($ly->acquire(20));
 echo "handler ran: ", $seen === null ? "no" : "yes", "\n";
-echo "handler's acquire(3) of a lock held elsewhere: ", var_export($seen, true), "\n";
+echo "handler's acquire(6) of a lock held elsewhere: ", var_export($seen, true), "\n";
 var_dump($lx->isAcquired());
 var_dump($ly->isAcquired());
 /* y's hold is ours and real: nobody else gets it */
@@ -60,7 +60,7 @@ bool(true)
 string(2) "OK"
 bool(true)
 handler ran: yes
-handler's acquire(3) of a lock held elsewhere: false
+handler's acquire(6) of a lock held elsewhere: false
 bool(false)
 bool(true)
 bool(false)

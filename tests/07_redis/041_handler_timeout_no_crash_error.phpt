@@ -27,7 +27,7 @@ pcntl_signal(SIGALRM, function () use ($argv) {
         echo "handler: ", get_class($e), "\n";
     }
 });
-echo dlt_redis_at($argv[3], "CLIENT", "PAUSE", "2500", "WRITE"), "\n";
+echo dlt_redis_at($argv[3], "CLIENT", "PAUSE", "4000", "WRITE"), "\n";
 pcntl_alarm(1);
 var_dump($ly->acquire(20));
 var_dump($ly->isAcquired());
