@@ -564,11 +564,31 @@ int dlock_redis_lock_release(dlock_handle *h, int wait, int all, dlock_err *err)
 	return rc;
 }
 
+/* Asks the server (without renewing) whether our field is there: 1 yes, 0
+ * no, -1 no answer. */
+static int rl_look(dlock_handle *h, dlock_redis_conn *c)
+{
+	rl_lock *l = h->impl;
+	const char *kv[4] = {h->path, "", l->lease.field, rl_fmt(h)};
+	redisReply *r = NULL;
+	int held;
+
+	if (dlock_redis_script_call(c, DLOCK_RS_RENEW, 1, 3, kv,
+	                            dlock_now_ms() + h->target.connect_timeout_ms, NULL, &r,
+	                            NULL) != DLOCK_OK) {
+		return -1;
+	}
+	held = r->type == REDIS_REPLY_ARRAY && r->elements == 1 &&
+	       r->element[0]->type == REDIS_REPLY_INTEGER && r->element[0]->integer == 1;
+	freeReplyObject(r);
+	return held;
+}
+
 /* Drops the hold on the server over c (lent to this call). A hold the
  * server no longer has, or that could not be reached while the hold was
- * certain, is forgotten; any other failure (an error reply, no memory)
- * keeps the hold, still renewed and still certain, for another release()
- * or request end. */
+ * certain, is forgotten; after any other failure (an error reply, no
+ * memory) a hold the server confirms it still has is kept, renewed and as
+ * certain as before, for another release() or request end. */
 static int rl_release(dlock_handle *h, dlock_redis_conn *c, dlock_err *err)
 {
 	rl_lock *l = h->impl;
@@ -621,11 +641,11 @@ static int rl_release(dlock_handle *h, dlock_redis_conn *c, dlock_err *err)
 	}
 	free(latch);
 	if (rc != DLOCK_OK && rc != DLOCK_ELOST && rc != DLOCK_ECONNLOSS && rc != DLOCK_ECONNECT &&
-	    until > dlock_now_ms() &&
+	    until > dlock_now_ms() && rl_look(h, c) == 1 &&
 	    dlock_redis_watchdog_register(
 	        &l->lease, until - l->lease.lease_ms + DLOCK_REDIS_DRIFT(l->lease.lease_ms), NULL) ==
 	        DLOCK_OK) {
-		return rc; /* still held (the unlock did not run): renewed again, as certain as before */
+		return rc; /* the unlock did not drop it: held, renewed again, as certain as before */
 	}
 	rl_forget(l);
 	return rc;

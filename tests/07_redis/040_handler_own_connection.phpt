@@ -15,7 +15,7 @@ $y = dlt_rkey('r040-y');
 /* another process holds x */
 $holder = dlt_rspawn('
 $l = new DistributedLock($argv[1], dlt_ropts([], $argv[2]));
-echo $l->tryAcquire() ? "held\n" : "not held\n";
+echo $l->acquire(10) ? "held\n" : "not held\n";
 fgets(STDIN);
 $l->release();
 echo "released\n";
@@ -24,7 +24,7 @@ echo dlt_line($holder), "\n";
 
 $ly = new DistributedLock($y, dlt_ropts(['connect_timeout' => 10], $addr));
 $lx = new DistributedLock($x, dlt_ropts(['connect_timeout' => 10], $addr));
-var_dump($ly->tryAcquire()); /* loads the scripts on the pooled connection */
+var_dump($ly->acquire(10)); /* loads the scripts on the pooled connection */
 $ly->release();
 $seen = null;
 pcntl_async_signals(true);

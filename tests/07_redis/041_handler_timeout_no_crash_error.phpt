@@ -15,7 +15,7 @@ $z = dlt_rkey('r041-z');
 /* a child, so that a crash shows as its exit status */
 $c = dlt_rspawn('
 $ly = new DistributedLock($argv[1], dlt_ropts(["connect_timeout" => 10], $argv[3]));
-var_dump($ly->tryAcquire());
+var_dump($ly->acquire(10));
 $ly->release();
 pcntl_async_signals(true);
 pcntl_signal(SIGALRM, function () use ($argv) {

@@ -14,7 +14,7 @@ dlt_redis_clean($a);
 dlt_redis_clean($b);
 /* the parent holds b; the child holds a (30 s lease) and waits for b */
 $lb = new DistributedLock($b, dlt_ropts());
-var_dump($lb->tryAcquire());
+var_dump($lb->acquire(10));
 $c = dlt_rspawn('
 $la = new DistributedLock($argv[1], dlt_ropts(["lease" => 30]));
 $lb = new DistributedLock($argv[2], dlt_ropts());
@@ -28,7 +28,7 @@ pcntl_signal(SIGTERM, function () use ($la) {
     }
     exit(0);
 });
-echo $la->tryAcquire() ? "child holds a\n" : "child does not hold a\n";
+echo $la->acquire(10) ? "child holds a\n" : "child does not hold a\n";
 $lb->acquire();
 echo "child got b (unexpected)\n";
 ', [$a, $b]);
@@ -40,7 +40,7 @@ echo dlt_line($c), "\n";
 echo "exit status ", dlt_finish($c), "\n";
 /* a is free at once, not after its 30 s lease */
 $la = new DistributedLock($a, dlt_ropts());
-var_dump($la->tryAcquire());
+var_dump($la->acquire(10));
 $la->release();
 $lb->release();
 var_dump(dlt_redis_leftovers($a), dlt_redis_leftovers($b));

@@ -13,7 +13,7 @@ $addr = dlt_redis_sh('start', (string) dlt_redis_own_port(43));
 $y = dlt_rkey('r043-y');
 $c = dlt_rspawn('
 $ly = new DistributedLock($argv[1], dlt_ropts(["connect_timeout" => 15, "lease" => 60], $argv[2]));
-var_dump($ly->tryAcquire()); /* loads the scripts on the pooled connection */
+var_dump($ly->acquire(10)); /* loads the scripts on the pooled connection */
 $ly->release();
 /* A script that keeps the server busy for 2.5 s is held back by a 1 s pause
  * of every script call, and acquire()s lock script queues behind it. The
@@ -42,7 +42,7 @@ for ($i = 0; $i < 4; $i++) {
 echo "exit status ", dlt_finish($c), "\n";
 /* free at once, not after the 60 s lease */
 $l = new DistributedLock($y, dlt_ropts([], $addr));
-var_dump($l->tryAcquire());
+var_dump($l->acquire(10));
 $l->release();
 var_dump(dlt_redis_leftovers($y, $addr));
 ?>

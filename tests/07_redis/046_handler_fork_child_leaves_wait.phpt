@@ -12,7 +12,7 @@ $name = dlt_rkey('r046-fork');
 dlt_redis_clean($name);
 $waiters = fn () => count(array_filter(DistributedLock::participants($name, dlt_ropts()), fn ($p) => !$p['holder']));
 $l = new DistributedLock($name, dlt_ropts());
-var_dump($l->tryAcquire());
+var_dump($l->acquire(10));
 $c = dlt_rspawn('
 $l = new DistributedLock($argv[1], dlt_ropts());
 pcntl_async_signals(true);
