@@ -19,7 +19,7 @@ static int rb_participants(const dlock_target *t, dlock_kind kind, int max_lease
 {
 	char *k_queue = NULL, *k_token = NULL, *p_wait = NULL;
 	dlock_participant *list = NULL;
-	dlock_redis_conn *c;
+	dlock_redis_conn *c = NULL;
 	redisReply *r = NULL;
 	size_t i, n = 0;
 	int rc, waiting = 0;
@@ -94,6 +94,9 @@ static int rb_participants(const dlock_target *t, dlock_kind kind, int max_lease
 		n++;
 	}
 done:
+	if (c) {
+		dlock_redis_pool_put(c);
+	}
 	if (rc != DLOCK_OK) {
 		dlock_participants_free(list, n);
 		list = NULL;

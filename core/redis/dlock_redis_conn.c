@@ -46,6 +46,16 @@ int dlock_redis_conn_matches(const dlock_redis_conn *c, const dlock_target *t)
 	       dlock_redis_str_eq(c->cfg.password, t->password);
 }
 
+/* The end of a call in a fork child (a signal handler run inside the call
+ * forked): the call, its reply and its server-side wait are the parent's. */
+static int dlock_redis_conn_forked(dlock_redis_conn *c, dlock_err *err)
+{
+	return dlock_err_set(err, DLOCK_EFORKED, 0,
+	                     "%s: the process forked during this call (in a signal handler?); the "
+	                     "call is the parent's, the child leaves it alone",
+	                     c->where);
+}
+
 /* Waits for the reply of what was appended to c->ctx. */
 static int dlock_redis_conn_read(dlock_redis_conn *c, int64_t deadline, const dlock_interrupt *intr,
                                  redisReply **reply, dlock_err *err)
@@ -104,7 +114,22 @@ static int dlock_redis_conn_read(dlock_redis_conn *c, int64_t deadline, const dl
 		}
 		if (n <= 0 && dlock_interrupted(intr)) {
 			dlock_redis_conn_drop(c);
+			if (c->pid != getpid()) {
+				return dlock_redis_conn_forked(c, err);
+			}
 			return dlock_err_set(err, DLOCK_EINTR, 0, "interrupted");
+		}
+		if (c->ctx && c->pid != getpid()) {
+			/* a signal handler forked: the reply is the parent's */
+			dlock_redis_conn_drop(c);
+			return dlock_redis_conn_forked(c, err);
+		}
+		if (!c->ctx) {
+			/* the hook closed it (it must not: the pool lends a busy
+			 * connection to nobody else); the reply is lost */
+			c->broken_at = dlock_now_ms();
+			return dlock_err_set(err, DLOCK_ECONNLOSS, 0, "%s: connection closed during a call",
+			                     c->where);
 		}
 	}
 io:

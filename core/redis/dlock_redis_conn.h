@@ -21,6 +21,8 @@ typedef struct dlock_redis_conn {
 	char where[300];   /* "redis://host:port/db", for messages and matching */
 	int64_t broken_at; /* when a call last failed on I/O (ms), 0 while healthy */
 	char sha[8][41];   /* script SHA1s loaded on this server (dlock_redis_script's cache) */
+	int busy;          /* lent out by the pool to a call of the PHP thread: a signal handler
+	                      run inside that call is lent another connection, never this one */
 } dlock_redis_conn;
 
 /* Makes c a closed connection to t's server (settings copied). Returns
@@ -44,7 +46,8 @@ void dlock_redis_conn_drop(dlock_redis_conn *c);
  * the caller; a server error reply is returned as such). Otherwise *reply is NULL and the code is
  * DLOCK_ECONNECT (could not connect or authenticate), DLOCK_ECONNLOSS (I/O failed, or no reply by
  * the deadline: the command may or may not have run), DLOCK_EINTR (stopped by intr: same
- * uncertainty) or DLOCK_ENOMEM. */
+ * uncertainty), DLOCK_EFORKED (intr forked: this is the child, which must send nothing more
+ * for the call; the parent's socket is left to the parent) or DLOCK_ENOMEM. */
 int dlock_redis_conn_call(dlock_redis_conn *c, int argc, const char **argv, const size_t *lens,
                           int64_t deadline, const dlock_interrupt *intr, redisReply **reply,
                           dlock_err *err);

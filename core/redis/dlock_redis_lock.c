@@ -33,6 +33,8 @@ typedef struct rl_lock {
 	dlock_redis_lease lease;             /* registered with the watchdog while held */
 	struct rl_lock *next_held;           /* this process's held locks */
 	dlock_handle *h;                     /* back pointer (for the held list) */
+	int busy;                            /* an acquire() of this object is under way: a signal
+	                                        handler run inside it must not use this object */
 } rl_lock;
 
 static rl_lock *rl_held;       /* held Redis locks of this process (PHP thread only) */
@@ -103,6 +105,16 @@ int dlock_redis_lock_new(dlock_handle *h, dlock_err *err)
 static const char *rl_fmt(const dlock_handle *h)
 {
 	return ((const rl_lock *)h->impl)->fmt;
+}
+
+/* The refusal of a call on an object whose acquire() a signal handler
+ * interrupted (the handler is this call's caller). */
+static int rl_busy_err(const dlock_handle *h, dlock_err *err)
+{
+	return dlock_err_set(err, DLOCK_EDEADLK, 0,
+	                     "lock %s: this object's acquire() is under way (a signal handler "
+	                     "interrupted it); use another object, or try again after that acquire",
+	                     h->path);
 }
 
 /* Forgets the hold without a word to the server. */
@@ -311,32 +323,72 @@ static int rl_wait_replicas(dlock_handle *h, dlock_redis_conn *c, int64_t dl, dl
 	return DLOCK_OK;
 }
 
-int dlock_redis_lock_acquire(dlock_handle *h, const dlock_acquire_req *req, dlock_err *err)
+/* Runs the unlock script for our field on c with a new latch until
+ * deadline; *v is its answer (1 released, -1 not ours). */
+static int rl_unlock_call(dlock_handle *h, dlock_redis_conn *c, const char *latch, int64_t deadline,
+                          long long *v, dlock_err *err)
 {
 	rl_lock *l = h->impl;
-	dlock_redis_conn *c;
+	char ttl[24], latch_ttl[24];
+	const char *kv[10] = {h->path,   l->k_channel, latch,     l->k_queue, l->lease.field,
+	                      rl_fmt(h), latch_ttl,    l->p_wait, l->p_wake,  ttl};
+	redisReply *r = NULL;
+	int rc;
+
+	snprintf(ttl, sizeof(ttl), "%d", DLOCK_REDIS_WAIT_TTL_MS);
+	snprintf(latch_ttl, sizeof(latch_ttl), "%lld",
+	         (long long)(2 * h->target.connect_timeout_ms + RL_LATCH_EXTRA_MS));
+	if ((rc = dlock_redis_script_call(c, DLOCK_RS_UNLOCK, 4, 6, kv, deadline, NULL, &r, err)) !=
+	    DLOCK_OK) {
+		return rc;
+	}
+	*v = r->type == REDIS_REPLY_INTEGER ? r->integer : -2;
+	freeReplyObject(r);
+	return DLOCK_OK;
+}
+
+/* A new unlock latch key for our field (malloc()ed; NULL when out of
+ * memory). */
+static char *rl_latch(rl_lock *l)
+{
+	char *latch = malloc(strlen(l->p_latch) + DLOCK_REDIS_FIELD_MAX + 24);
+
+	if (latch) {
+		sprintf(latch, "%s%s:%llu", l->p_latch, l->lease.field, (unsigned long long)++l->seq);
+	}
+	return latch;
+}
+
+/* An acquire gave up (a signal handler stopped it, or it failed) after a
+ * lock script whose reply it never read: the script may have granted. The
+ * lock script is idempotent by field, so dropping our field now, on a sound
+ * connection, undoes exactly that grant (and wakes the next waiter). A
+ * failure leaves the grant to its lease. */
+static void rl_undo(dlock_handle *h, dlock_redis_conn *c)
+{
+	char *latch = rl_latch(h->impl);
+	long long v;
+
+	if (latch) {
+		rl_unlock_call(h, c, latch, dlock_now_ms() + h->target.connect_timeout_ms, &v, NULL);
+		free(latch);
+	}
+}
+
+static int rl_release(dlock_handle *h, dlock_redis_conn *c, dlock_err *err);
+
+/* Acquires over c (lent to this call; see dlock_redis_lock_acquire). */
+static int rl_acquire(dlock_handle *h, dlock_redis_conn *c, const dlock_acquire_req *req,
+                      dlock_err *err)
+{
+	rl_lock *l = h->impl;
 	char waiter[DLOCK_REDIS_FIELD_MAX + 24] = "";
 	const char *grant = "";
 	int64_t dl = req->timeout_ms < 0 ? -1 : dlock_now_ms() + req->timeout_ms, loss_since = 0;
 	long long out[3];
-	int rc, late = 0;
+	int rc, late = 0, unread = 0; /* unread: a lock script's reply was lost (it may have granted) */
+	pid_t me = getpid();          /* a signal handler may fork: the child leaves our wait alone */
 
-	if (l->holds > 0 && l->pid != getpid()) {
-		rl_forget(l); /* a fork parent's hold: not ours */
-	}
-	if (l->holds > 0) {
-		if (!dlock_redis_watchdog_valid(&l->lease)) {
-			rl_forget(l);
-			return dlock_err_set(err, DLOCK_ELOST, 0,
-			                     "the lock was lost (lease not renewed in time, or its key is "
-			                     "gone); it is not held now");
-		}
-		l->holds++;
-		return DLOCK_OK;
-	}
-	if ((rc = dlock_redis_pool_get(&h->target, &c, err)) != DLOCK_OK) {
-		return rc;
-	}
 	/* read-write members say which part they are: "r:" or "w:" */
 	snprintf(l->lease.field, sizeof(l->lease.field), "%s%s:%llu",
 	         h->kind == DLOCK_KIND_READ    ? "r:"
@@ -353,13 +405,18 @@ int dlock_redis_lock_acquire(dlock_handle *h, const dlock_acquire_req *req, dloc
 		int64_t sent = dlock_now_ms(), now, call = sent; /* call: when the failing call began */
 
 		rc = rl_lock_call(h, c, waiter, grant, rl_call_deadline(h, dl), req->intr, out, err);
+		unread = rc == DLOCK_EINTR || rc == DLOCK_ECONNLOSS;
+		if (rc == DLOCK_EFORKED) {
+			return rc;
+		}
 		if (rc == DLOCK_OK) {
 			loss_since = 0;
 			if (out[0] == 1) {
 				if ((rc = rl_granted(h, out[1], out[2], sent, err)) == DLOCK_OK &&
 				    h->target.wait_replicas > 0 &&
 				    (rc = rl_wait_replicas(h, c, dl, err)) != DLOCK_OK) {
-					dlock_redis_lock_release(h, 1, 1, NULL); /* not durable: not held */
+					rl_release(h, c, NULL); /* not durable: not held */
+					rl_forget(l);
 				}
 				if (rc != DLOCK_OK || dlock_redis_watchdog_until(&l->lease) - dlock_now_ms() >=
 				                          h->target.lease_ms / 3) {
@@ -408,6 +465,9 @@ int dlock_redis_lock_acquire(dlock_handle *h, const dlock_acquire_req *req, dloc
 			if (rc == DLOCK_OK) {
 				continue; /* woken, or a heartbeat is due: the lock script again */
 			}
+			if (rc == DLOCK_EFORKED) {
+				return rc;
+			}
 		}
 		if (rc == DLOCK_ECONNLOSS || rc == DLOCK_ECONNECT) {
 			now = dlock_now_ms();
@@ -415,26 +475,67 @@ int dlock_redis_lock_acquire(dlock_handle *h, const dlock_acquire_req *req, dloc
 				loss_since = call; /* the connection is given connect_timeout in all */
 			}
 			if (now - loss_since < h->target.connect_timeout_ms && (dl < 0 || now < dl)) {
-				if (!rl_backoff(c->ctx ? 0 : RL_BACKOFF_MS, req->intr)) {
+				int stopped = rl_backoff(c->ctx ? 0 : RL_BACKOFF_MS, req->intr);
+
+				if (getpid() != me) {
+					return dlock_err_set(err, DLOCK_EFORKED, 0,
+					                     "the process forked during acquire() (in a signal "
+					                     "handler?); the wait is the parent's");
+				}
+				if (!stopped) {
 					continue; /* the lock script is safe to repeat: it knows our field */
 				}
 				rc = dlock_err_set(err, DLOCK_EINTR, 0, "interrupted");
 			}
 		}
-		/* gave up: do not leave a hold or a queue place behind */
+		/* gave up: do not leave a hold or a queue place behind (after a lost
+		 * connection that did not come back, both end with their leases) */
 		if (rc != DLOCK_ECONNLOSS && rc != DLOCK_ECONNECT) {
+			if (unread) {
+				rl_undo(h, c); /* a handler stopped us while the lock script ran */
+			}
 			rl_leave(h, c, waiter);
 		}
 		return rc;
 	}
 }
 
+int dlock_redis_lock_acquire(dlock_handle *h, const dlock_acquire_req *req, dlock_err *err)
+{
+	rl_lock *l = h->impl;
+	dlock_redis_conn *c;
+	int rc;
+
+	if (l->busy) {
+		return rl_busy_err(h, err);
+	}
+	if (l->holds > 0 && l->pid != getpid()) {
+		rl_forget(l); /* a fork parent's hold: not ours */
+	}
+	if (l->holds > 0) {
+		if (!dlock_redis_watchdog_valid(&l->lease)) {
+			rl_forget(l);
+			return dlock_err_set(err, DLOCK_ELOST, 0,
+			                     "the lock was lost (lease not renewed in time, or its key is "
+			                     "gone); it is not held now");
+		}
+		l->holds++;
+		return DLOCK_OK;
+	}
+	if ((rc = dlock_redis_pool_get(&h->target, &c, err)) != DLOCK_OK) {
+		return rc;
+	}
+	l->busy = 1;
+	rc = rl_acquire(h, c, req, err);
+	l->busy = 0;
+	dlock_redis_pool_put(c);
+	return rc;
+}
+
 int dlock_redis_lock_release(dlock_handle *h, int wait, int all, dlock_err *err)
 {
 	rl_lock *l = h->impl;
 	dlock_redis_conn *c;
-	char ttl[24], latch_ttl[24], *latch;
-	int64_t loss_since = 0, until;
 	int rc;
 
 	(void)wait; /* the unlock's reply is always awaited: one round trip */
@@ -452,36 +553,65 @@ int dlock_redis_lock_release(dlock_handle *h, int wait, int all, dlock_err *err)
 		l->holds--; /* nested: counted here only, the server is not touched */
 		return DLOCK_OK;
 	}
+	if (l->busy) {
+		return rl_busy_err(h, err);
+	}
 	if ((rc = dlock_redis_pool_get(&h->target, &c, err)) != DLOCK_OK) {
-		rl_forget(l);
-		return rc;
+		return rc; /* out of memory: the hold stays, as certain as it was */
+	}
+	rc = rl_release(h, c, err);
+	dlock_redis_pool_put(c);
+	return rc;
+}
+
+/* Asks the server (without renewing) whether our field is there: 1 yes, 0
+ * no, -1 no answer. */
+static int rl_look(dlock_handle *h, dlock_redis_conn *c)
+{
+	rl_lock *l = h->impl;
+	const char *kv[4] = {h->path, "", l->lease.field, rl_fmt(h)};
+	redisReply *r = NULL;
+	int held;
+
+	if (dlock_redis_script_call(c, DLOCK_RS_RENEW, 1, 3, kv,
+	                            dlock_now_ms() + h->target.connect_timeout_ms, NULL, &r,
+	                            NULL) != DLOCK_OK) {
+		return -1;
+	}
+	held = r->type == REDIS_REPLY_ARRAY && r->elements == 1 &&
+	       r->element[0]->type == REDIS_REPLY_INTEGER && r->element[0]->integer == 1;
+	freeReplyObject(r);
+	return held;
+}
+
+/* Drops the hold on the server over c (lent to this call). A hold the
+ * server no longer has, or that could not be reached while the hold was
+ * certain, is forgotten; after any other failure (an error reply, no
+ * memory) a hold the server confirms it still has is kept, renewed and as
+ * certain as before, for another release() or request end. */
+static int rl_release(dlock_handle *h, dlock_redis_conn *c, dlock_err *err)
+{
+	rl_lock *l = h->impl;
+	char *latch;
+	int64_t loss_since = 0, until;
+	int rc;
+
+	if (!(latch = rl_latch(l))) {
+		return dlock_err_set(err, DLOCK_ENOMEM, 0, "out of memory");
 	}
 	/* retrying a lost connection only pays while the hold is certain: after
 	 * that the lease ends on the server by itself */
 	until = dlock_redis_watchdog_until(&l->lease);
 	dlock_redis_watchdog_unregister(&l->lease); /* no renewal races the unlock */
-	snprintf(ttl, sizeof(ttl), "%d", DLOCK_REDIS_WAIT_TTL_MS);
-	snprintf(latch_ttl, sizeof(latch_ttl), "%lld",
-	         (long long)(2 * h->target.connect_timeout_ms + RL_LATCH_EXTRA_MS));
-	if (!(latch = malloc(strlen(l->p_latch) + DLOCK_REDIS_FIELD_MAX + 24))) {
-		rl_forget(l);
-		return dlock_err_set(err, DLOCK_ENOMEM, 0, "out of memory");
-	}
-	sprintf(latch, "%s%s:%llu", l->p_latch, l->lease.field, (unsigned long long)++l->seq);
 	for (;;) {
-		const char *kv[10] = {h->path,   l->k_channel, latch,     l->k_queue, l->lease.field,
-		                      rl_fmt(h), latch_ttl,    l->p_wait, l->p_wake,  ttl};
-		redisReply *r = NULL;
+		long long v;
 		int64_t call = dlock_now_ms(), deadline = call + h->target.connect_timeout_ms;
 
 		if (loss_since && loss_since + h->target.connect_timeout_ms < deadline) {
 			deadline = loss_since + h->target.connect_timeout_ms; /* connect_timeout in all */
 		}
-		rc = dlock_redis_script_call(c, DLOCK_RS_UNLOCK, 4, 6, kv, deadline, NULL, &r, err);
+		rc = rl_unlock_call(h, c, latch, deadline, &v, err);
 		if (rc == DLOCK_OK) {
-			long long v = r->type == REDIS_REPLY_INTEGER ? r->integer : -2;
-
-			freeReplyObject(r);
 			if (v == -1) {
 				rc = dlock_err_set(err, DLOCK_ELOST, 0,
 				                   "lock %s was lost before release() (its lease ran out or its "
@@ -510,6 +640,13 @@ int dlock_redis_lock_release(dlock_handle *h, int wait, int all, dlock_err *err)
 		break;
 	}
 	free(latch);
+	if (rc != DLOCK_OK && rc != DLOCK_ELOST && rc != DLOCK_ECONNLOSS && rc != DLOCK_ECONNECT &&
+	    until > dlock_now_ms() && rl_look(h, c) == 1 &&
+	    dlock_redis_watchdog_register(
+	        &l->lease, until - l->lease.lease_ms + DLOCK_REDIS_DRIFT(l->lease.lease_ms), NULL) ==
+	        DLOCK_OK) {
+		return rc; /* the unlock did not drop it: held, renewed again, as certain as before */
+	}
 	rl_forget(l);
 	return rc;
 }
@@ -543,6 +680,9 @@ int dlock_redis_lock_verify(dlock_handle *h, dlock_err *err)
 		                     "lock %s was lost (lease not renewed in time, or its key is gone)",
 		                     h->path);
 	}
+	if (l->busy) {
+		return rl_busy_err(h, err);
+	}
 	if ((rc = dlock_redis_pool_get(&h->target, &c, err)) != DLOCK_OK) {
 		return rc;
 	}
@@ -554,6 +694,7 @@ int dlock_redis_lock_verify(dlock_handle *h, dlock_err *err)
 	}
 	rc = dlock_redis_script_call(c, DLOCK_RS_RENEW, 1, 3, kv, sent + h->target.connect_timeout_ms,
 	                             NULL, &r, err);
+	dlock_redis_pool_put(c);
 	if (rc != DLOCK_OK) {
 		return rc == DLOCK_ECONNECT ? DLOCK_ECONNLOSS : rc;
 	}
@@ -594,10 +735,12 @@ int dlock_redis_lock_self_conflict(const dlock_handle *h)
 		int rw_o = o->h->kind == DLOCK_KIND_READ || o->h->kind == DLOCK_KIND_WRITE;
 		int rw_h = h->kind == DLOCK_KIND_READ || h->kind == DLOCK_KIND_WRITE;
 
-		if (o->h == h || o->holds == 0 || o->pid != getpid() || rw_o != rw_h ||
-		    (!rw_h && o->h->kind != h->kind) || strcmp(o->h->path, h->path) != 0 ||
+		if (o->h == h || o->holds == 0 || o->pid != getpid() || strcmp(o->h->path, h->path) != 0 ||
 		    !dlock_target_same_server(t, &h->target)) {
 			continue;
+		}
+		if (rw_o != rw_h || (!rw_h && o->h->kind != h->kind)) {
+			return 1; /* a hold of another kind on this name excludes every other kind */
 		}
 		/* a reader waits only for writers; everything else for any holder */
 		if (h->kind != DLOCK_KIND_READ || o->h->kind == DLOCK_KIND_WRITE) {

@@ -23,8 +23,9 @@ int dlock_redis_pool_get(const dlock_target *t, dlock_redis_conn **out, dlock_er
 	int rc;
 
 	for (e = pool; e; e = e->next) {
-		if (dlock_redis_conn_matches(&e->conn, t)) {
+		if (!e->conn.busy && dlock_redis_conn_matches(&e->conn, t)) {
 			e->conn.cfg.connect_timeout_ms = t->connect_timeout_ms; /* the caller's, this time */
+			e->conn.busy = 1;
 			*out = &e->conn;
 			return DLOCK_OK;
 		}
@@ -36,10 +37,38 @@ int dlock_redis_pool_get(const dlock_target *t, dlock_redis_conn **out, dlock_er
 		free(e);
 		return rc;
 	}
+	e->conn.busy = 1;
 	e->next = pool;
 	pool = e;
 	*out = &e->conn;
 	return DLOCK_OK;
+}
+
+void dlock_redis_pool_put(dlock_redis_conn *c)
+{
+	pool_entry **p, *e, *spare = NULL;
+
+	c->busy = 0;
+	for (e = pool; e; e = e->next) {
+		if (&e->conn != c && !e->conn.busy && dlock_redis_conn_matches(&e->conn, &c->cfg)) {
+			spare = e;
+			break;
+		}
+	}
+	if (!spare) {
+		return;
+	}
+	/* two idle connections to one server: a signal handler's call ended
+	 * (or the call it interrupted did); keep one */
+	for (p = &pool; *p; p = &(*p)->next) {
+		if (&(*p)->conn == c) {
+			e = *p;
+			*p = e->next;
+			dlock_redis_conn_clear(&e->conn);
+			free(e);
+			return;
+		}
+	}
 }
 
 const char *dlock_redis_process_id(void)

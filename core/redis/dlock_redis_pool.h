@@ -6,10 +6,18 @@
 
 #include "dlock_redis_conn.h"
 
-/* The connection to t's server, opened by the first call made on it. The
- * pool owns it; it stays valid until dlock_redis_pool_shutdown. Returns
+/* Lends the caller a connection to t's server that no other call is using
+ * (opened by the first command sent on it), until dlock_redis_pool_put. A
+ * call interrupted by a signal handler keeps its connection; the handler's
+ * own calls are lent another one, so no two calls ever share a socket (one
+ * would read the other's reply). The pool owns the connection. Returns
  * DLOCK_OK or DLOCK_ENOMEM. */
 int dlock_redis_pool_get(const dlock_target *t, dlock_redis_conn **out, dlock_err *err);
+
+/* Gives back a connection lent by dlock_redis_pool_get; c must not be used
+ * afterwards. A spare connection (another one to the same server is idle)
+ * is closed. */
+void dlock_redis_pool_put(dlock_redis_conn *c);
 
 /* This process's UUID (36 characters), new in every fork child. */
 const char *dlock_redis_process_id(void);

@@ -18,7 +18,11 @@
  * in another format is waited for, not an error), avail() how many more may
  * hold now (expired entries
  * are dropped first), take() and setlease() set our lease, drop() removes
- * our hold. */
+ * our hold. The kinds that keep a sorted set at one name tell each other
+ * apart by its members: read-write members start "r:" or "w:", a symfony
+ * mutex has "__write__", a semaphore's members have neither; avail() is 0
+ * beside a hold of another kind (or a key of another type), so every kind
+ * and format waits for every other. */
 #define DLOCK_LUA_FORMATS                                                                          \
 	"local function nowms() local t = redis.call('time') "                                         \
 	"return t[1] * 1000 + math.floor(t[2] / 1000) end "                                            \
@@ -35,20 +39,19 @@
 	"local function avail(k, fmt) "                                                                \
 	"local c = string.sub(fmt, 1, 1) "                                                             \
 	"if c == 'r' or c == 'l' then if redis.call('exists', k) == 0 then return 1 end return 0 end " \
-	"if c == 'w' then "                                                                            \
-	"redis.call('zremrangebyscore', k, '-inf', nowms()) "                                          \
-	"local n = redis.call('zcard', k) "                                                            \
-	"if fmt == 'ww' then if n == 0 then return 1 end return 0 end "                                \
-	"for _, m in ipairs(redis.call('zrange', k, 0, -1)) do "                                       \
-	"if string.sub(m, 1, 2) == 'w:' then return 0 end end "                                        \
-	"return 1 end "                                                                                \
 	"local t = redis.call('type', k).ok "                                                          \
-	"if t == 'none' then if c == 'z' then return tonumber(string.sub(fmt, 2)) end return 1 end "   \
-	"if t ~= 'zset' then return 0 end "                                                            \
-	"redis.call('zremrangebyscore', k, '-inf', nowms()) "                                          \
-	"local n = redis.call('zcard', k) "                                                            \
-	"if c == 'z' then return tonumber(string.sub(fmt, 2)) - n end "                                \
-	"if n == 0 then return 1 end return 0 end "                                                    \
+	"if t ~= 'none' and t ~= 'zset' then return 0 end "                                            \
+	"if t == 'zset' then redis.call('zremrangebyscore', k, '-inf', nowms()) end "                  \
+	"local ms = redis.call('zrange', k, 0, -1) "                                                   \
+	"local full = c == 'z' and tonumber(string.sub(fmt, 2)) or 1 "                                 \
+	"if #ms == 0 then return full end "                                                            \
+	"if c == 's' or fmt == 'ww' then return 0 end "                                                \
+	"for _, m in ipairs(ms) do "                                                                   \
+	"local p = string.sub(m, 1, 2) "                                                               \
+	"local rw = p == 'r:' or p == 'w:' "                                                           \
+	"if (c == 'w') ~= rw or p == 'w:' or m == '__write__' then return 0 end "                      \
+	"end "                                                                                         \
+	"if c == 'w' then return 1 end return full - #ms end "                                         \
 	"local function zexpire(k) "                                                                   \
 	"local m = redis.call('zrevrange', k, 0, 0, 'withscores')[2] "                                 \
 	"if m then redis.call('pexpireat', k, m) else redis.call('del', k) end end "                   \
