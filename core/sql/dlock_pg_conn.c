@@ -92,6 +92,10 @@ int dlock_pg_run(dlock_sql_conn *c, const char *sql, int64_t deadline, const dlo
 	if (cancelled) {
 		*cancelled = 0;
 	}
+	if (c->owner != getpid()) {
+		return dlock_err_set(err, DLOCK_ECONNLOSS, 0, "%s: the session is a fork parent's",
+		                     c->where);
+	}
 	if (c->doomed || !PQsendQuery(c->pg, sql)) {
 		return dlock_pg_fail(c, NULL, err);
 	}
@@ -123,14 +127,14 @@ int dlock_pg_run(dlock_sql_conn *c, const char *sql, int64_t deadline, const dlo
 			return dlock_err_set(err, DLOCK_ECONNLOSS, 0, "%s: no answer in time", c->where);
 		}
 		ready = dlock_pg_poll(c, flushing ? POLLIN | POLLOUT : POLLIN, deadline);
-		if (ready < 0 || (ready && !PQconsumeInput(c->pg))) {
-			goto lost;
+		if (ready < 0 || c->owner != getpid() || (ready && !PQconsumeInput(c->pg))) {
+			goto lost; /* forked (by a signal handler) mid-wait: the parent reads its reply */
 		}
 		if (cancelled && !*cancelled && dlock_interrupted(intr)) {
 			char buf[256];
 
 			*cancelled = 1;
-			if (!c->cancel || !PQcancel(c->cancel, buf, sizeof(buf))) {
+			if (!c->cancel || c->owner != getpid() || !PQcancel(c->cancel, buf, sizeof(buf))) {
 				goto lost; /* cannot stop the wait: the connection must go */
 			}
 			deadline = dlock_now_ms() + c->grace_ms;
@@ -279,6 +283,7 @@ int dlock_pg_connect(const dlock_target *t, int64_t deadline, const dlock_interr
 		}
 	}
 	PQsetNoticeReceiver(c->pg, dlock_pg_notice, c);
+	c->owner = getpid();
 	/* libpq sets close-on-exec itself; made sure: a program the holder
 	 * exec()s must not keep the session (and its locks) alive */
 	fcntl(PQsocket(c->pg), F_SETFD, fcntl(PQsocket(c->pg), F_GETFD) | FD_CLOEXEC);
@@ -335,7 +340,7 @@ int dlock_pg_alive(dlock_sql_conn *c)
 {
 	struct pollfd pfd = {PQsocket(c->pg), POLLIN, 0};
 
-	if (c->doomed || PQstatus(c->pg) != CONNECTION_OK) {
+	if (c->doomed || c->owner != getpid() || PQstatus(c->pg) != CONNECTION_OK) {
 		return 0;
 	}
 	/* notifications read here stay queued for dlock_pg_wait_event; PQisBusy
@@ -344,6 +349,11 @@ int dlock_pg_alive(dlock_sql_conn *c)
 		return 0;
 	}
 	return !c->doomed && PQstatus(c->pg) == CONNECTION_OK;
+}
+
+int dlock_pg_socket(const dlock_sql_conn *c)
+{
+	return c->pg ? PQsocket(c->pg) : -1;
 }
 
 int dlock_pg_wait_event(dlock_sql_conn *c, int64_t until, const dlock_interrupt *intr,
@@ -360,7 +370,7 @@ int dlock_pg_wait_event(dlock_sql_conn *c, int64_t until, const dlock_interrupt 
 		if (got) {
 			return DLOCK_OK;
 		}
-		if (c->doomed || PQstatus(c->pg) != CONNECTION_OK) {
+		if (c->doomed || c->owner != getpid() || PQstatus(c->pg) != CONNECTION_OK) {
 			return dlock_pg_fail(c, NULL, err);
 		}
 		if (dlock_interrupted(intr)) {

@@ -54,6 +54,17 @@ int dlock_sql_name_validate(const char *name, size_t len, dlock_err *err)
 	return DLOCK_OK;
 }
 
+int dlock_sql_target_validate(const dlock_sql_driver *drv, const dlock_target *t, dlock_err *err)
+{
+	if (drv->needs_dbname && (!t->dbname || !t->dbname[0])) {
+		return dlock_err_set(err, DLOCK_EINVAL, 0,
+		                     "a %s DSN must name a database (%s://user:password@host:port/dbname): "
+		                     "dlock's locks and its fencing-token table live in that database",
+		                     drv->name, drv->name);
+	}
+	return DLOCK_OK;
+}
+
 static int sl_shared(const dlock_handle *h)
 {
 	return h->kind == DLOCK_KIND_READ;
@@ -121,7 +132,8 @@ int dlock_sql_lock_new(dlock_handle *h, dlock_err *err)
 	sl_lock *l;
 	int rc;
 
-	if ((rc = dlock_sql_name_validate(h->path, h->path_len, err)) != DLOCK_OK) {
+	if ((rc = dlock_sql_name_validate(h->path, h->path_len, err)) != DLOCK_OK ||
+	    (rc = dlock_sql_target_validate(drv, &h->target, err)) != DLOCK_OK) {
 		return rc;
 	}
 	if (h->kind == DLOCK_KIND_SEMAPHORE && !drv->wait_event) {
@@ -172,20 +184,34 @@ void dlock_sql_lock_free(dlock_handle *h)
 }
 
 /* Sessions this process's other objects hold h's name in: a new hold must
- * take another (the server would count it as the same holder). */
-static size_t sl_busy(const dlock_handle *h, dlock_sql_entry **avoid, size_t max)
+ * take another (the server would count it as the same holder). Every such
+ * session, however many: the list is malloc()ed into *avoid (NULL when
+ * there is none) and its length returned in *n. Returns DLOCK_OK or
+ * DLOCK_ENOMEM. */
+static int sl_busy(const dlock_handle *h, dlock_sql_entry ***avoid, size_t *n, dlock_err *err)
 {
 	const sl_lock *o;
-	size_t n = 0;
+	size_t max = 0;
 
-	for (o = sl_held; o && n < max; o = o->next_held) {
+	*avoid = NULL;
+	*n = 0;
+	for (o = sl_held; o; o = o->next_held) {
+		max++;
+	}
+	if (max == 0) {
+		return DLOCK_OK;
+	}
+	if (!(*avoid = malloc(max * sizeof(**avoid)))) {
+		return dlock_err_set(err, DLOCK_ENOMEM, 0, "out of memory");
+	}
+	for (o = sl_held; o; o = o->next_held) {
 		if (o->h != h && o->holds > 0 && o->pid == getpid() && o->entry &&
 		    o->h->path_len == h->path_len && memcmp(o->h->path, h->path, h->path_len) == 0 &&
 		    dlock_target_same_server(&o->h->target, &h->target)) {
-			avoid[n++] = o->entry;
+			(*avoid)[(*n)++] = o->entry;
 		}
 	}
-	return n;
+	return DLOCK_OK;
 }
 
 /* A semaphore of N leases named P is N locks, "P\0slot<i>", behind a gate
@@ -313,6 +339,16 @@ static int sl_sem_give(sl_lock *l, dlock_err *err)
 	return rc;
 }
 
+/* dlock_sql_pool_get for l's target, avoiding avoid[0..navoid), which it frees. */
+static int sl_pool_get(sl_lock *l, dlock_sql_entry **avoid, size_t navoid,
+                       const dlock_interrupt *intr, dlock_sql_entry **e, dlock_err *err)
+{
+	int rc = dlock_sql_pool_get(l->drv, &l->h->target, avoid, navoid, intr, e, err);
+
+	free(avoid);
+	return rc;
+}
+
 static int sl_acquire(dlock_handle *h, const dlock_acquire_req *req, dlock_err *err)
 {
 	sl_lock *l = h->impl;
@@ -335,10 +371,10 @@ static int sl_acquire(dlock_handle *h, const dlock_acquire_req *req, dlock_err *
 		return DLOCK_OK;
 	}
 	for (;;) {
-		dlock_sql_entry *avoid[64], *e;
+		dlock_sql_entry **avoid = NULL, *e;
 		int64_t sent, wait, now;
 		char *sname = NULL;
-		size_t slen = 0;
+		size_t slen = 0, navoid = 0;
 		int rc;
 
 		if (req->grant_from) {
@@ -354,9 +390,9 @@ static int sl_acquire(dlock_handle *h, const dlock_acquire_req *req, dlock_err *
 				                     "the write lock this read was to be granted beside is gone");
 			}
 			e = w->entry;
-		} else if ((rc = dlock_sql_pool_get(l->drv, &h->target, avoid,
-		                                    sl_busy(h, avoid, sizeof(avoid) / sizeof(avoid[0])),
-		                                    req->intr, &e, err)) != DLOCK_OK) {
+		} else if ((rc = sl_busy(h, &avoid, &navoid, err)) != DLOCK_OK) {
+			return rc;
+		} else if ((rc = sl_pool_get(l, avoid, navoid, req->intr, &e, err)) != DLOCK_OK) {
 			/* a wait whose connection was lost rides out a server restart
 			 * for connect_timeout (a refused connect fails at once) */
 			now = dlock_now_ms();
@@ -385,6 +421,17 @@ static int sl_acquire(dlock_handle *h, const dlock_acquire_req *req, dlock_err *
 			                  NULL, err);
 		}
 		e->busy--;
+		if (e->pid != getpid()) {
+			/* this process is a child forked (by a signal handler) during
+			 * the wait: the session and whatever it was granted are the
+			 * parent's, which goes on waiting; nothing was sent on it here */
+			free(sname);
+			dlock_sql_pool_drop(e);
+			return dlock_err_set(err, DLOCK_EFORKED, 0,
+			                     "lock %s: this process was forked during acquire(); the wait "
+			                     "was the parent's and this process does not hold the lock",
+			                     h->path);
+		}
 		dlock_sql_pool_settle(e); /* unlocks owed since the wait began (see lock_free) */
 		if (rc == DLOCK_OK && !l->drv->alive(e->conn)) {
 			/* granted, but the session ended since (a process paused while
@@ -638,13 +685,18 @@ int dlock_sql_lock_self_conflict(const dlock_handle *h)
 	const sl_lock *o;
 	int mine = 0;
 
+	/* an acquire() this call interrupts (a signal handler) is queued ahead
+	 * of it in the server: waiting behind it would wait for ourselves. For a
+	 * semaphore too, whatever the leases: the interrupted acquire() queues on
+	 * (or holds) the gate every contender passes, and cannot let go of it
+	 * before the handler returns */
+	for (o = sl_acquiring; o; o = o->next_acquiring) {
+		if (o->holds == 0 && sl_excludes(o, h)) {
+			return 1;
+		}
+	}
 	for (o = sl_held; o; o = o->next_held) {
 		mine += o->holds > 0 && o->pid == getpid() && sl_excludes(o, h);
-	}
-	/* an acquire() this call interrupts (a signal handler) is queued ahead
-	 * of it in the server: waiting behind it would wait for ourselves */
-	for (o = sl_acquiring; o; o = o->next_acquiring) {
-		mine += o->holds == 0 && sl_excludes(o, h);
 	}
 	/* a semaphore waits for itself only when this process has every lease */
 	return h->kind == DLOCK_KIND_SEMAPHORE ? mine >= h->max_leases : mine > 0;

@@ -45,4 +45,8 @@ char *dlock_sql_sem_name(const char *path, size_t path_len, const char *what, in
 /* Checks a SQL lock name: 1 to DLOCK_SQL_NAME_MAX bytes, no NUL. */
 int dlock_sql_name_validate(const char *name, size_t len, dlock_err *err);
 
+/* Checks that t gives drv what it needs (a database where drv->needs_dbname):
+ * DLOCK_OK or DLOCK_EINVAL saying what is missing. */
+int dlock_sql_target_validate(const dlock_sql_driver *drv, const dlock_target *t, dlock_err *err);
+
 #endif
