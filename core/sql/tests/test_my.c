@@ -428,14 +428,22 @@ static void test_fork(void)
 	try_lock(a, "t-fork", 6, &tok, &e);
 	fflush(stdout);
 	if ((pid = fork()) == 0) {
+		/* every operation on the parent's session is refused, nothing sent:
+		 * alive, an unlock, a ping, a check */
+		int refused = !drv->alive(a) &&
+		              drv->unlock(a, "t-fork", 6, 0, -1, NULL) == DLOCK_ECONNLOSS &&
+		              drv->ping(a, -1, NULL) == DLOCK_ECONNLOSS &&
+		              drv->check(a, "t-fork", 6, 0, -1, NULL) == DLOCK_ECONNLOSS;
+
 		drv->abandon(a);
-		_exit(0);
+		_exit(refused ? 0 : 3);
 	}
 	waitpid(pid, &st, 0);
 	usleep(50 * 1000);
 	check(WIFEXITED(st) && WEXITSTATUS(st) == 0 && drv->alive(a) &&
 	          drv->check(a, "t-fork", 6, 0, -1, &e) == DLOCK_OK,
-	      "fork child abandons: parent still holds", &e);
+	      "fork child: every call on the parent's session refused; abandons; parent still holds",
+	      &e);
 	check(try_lock(b, "t-fork", 6, &tok, &e) == DLOCK_ETIMEDOUT,
 	      "fork child abandons: another session still cannot take it", &e);
 	check(drv->unlock(a, "t-fork", 6, 0, -1, &e) == DLOCK_OK, "parent unlocks after the fork", &e);
