@@ -156,6 +156,7 @@ int dlock_my_open(const dlock_target *t, const char *where, int64_t deadline,
                   const dlock_interrupt *intr, MYSQL **out, dlock_err *err)
 {
 	unsigned int proto = MYSQL_PROTOCOL_TCP, e;
+	pid_t me = getpid();
 	my_bool off = 0;
 	int64_t now = dlock_now_ms(), limit = deadline;
 	dlock_my_query q;
@@ -183,7 +184,24 @@ int dlock_my_open(const dlock_target *t, const char *where, int64_t deadline,
 	q.op = DLOCK_MY_CONNECT;
 	q.status = mysql_real_connect_start(&q.cret, my, t->host, t->user, t->password, t->dbname,
 	                                    (unsigned int)t->port, NULL, CLIENT_MULTI_STATEMENTS);
-	if ((rc = dlock_my_pump(my, &q, limit, intr)) != DLOCK_OK) {
+	rc = dlock_my_pump(my, &q, limit, intr);
+	if (getpid() != me) {
+		/* forked by a signal handler run inside the connect: the socket
+		 * and its half-made session are the parent's */
+		int null = open("/dev/null", O_RDWR | O_CLOEXEC), fd = (int)mysql_get_socket(my);
+
+		if (fd >= 0 && (null < 0 || dup2(null, fd) < 0)) {
+			close(fd);
+		}
+		if (null >= 0) {
+			close(null);
+		}
+		rc = dlock_err_set(err, DLOCK_ECONNECT, 0,
+		                   "cannot connect to %s: this process was forked during the connect",
+		                   where);
+		goto fail;
+	}
+	if (rc != DLOCK_OK) {
 		if (rc == DLOCK_EINTR) {
 			dlock_err_set(err, DLOCK_EINTR, 0, "interrupted while connecting to %s", where);
 		} else {
