@@ -232,6 +232,7 @@ int dlock_pg_connect(const dlock_target *t, int64_t deadline, const dlock_interr
 	const char *vals[12];
 	dlock_sql_conn *c = calloc(1, sizeof(*c));
 	PostgresPollingStatusType st = PGRES_POLLING_WRITING;
+	pid_t me = getpid();
 	PGresult *r = NULL;
 	int rc;
 
@@ -267,8 +268,14 @@ int dlock_pg_connect(const dlock_target *t, int64_t deadline, const dlock_interr
 		if (st == PGRES_POLLING_FAILED) {
 			return dlock_pg_connect_fail(c, DLOCK_ECONNECT, "cannot connect", err);
 		}
-		if (dlock_interrupted(intr)) {
+		if (dlock_interrupted(intr) && getpid() == me) {
 			return dlock_pg_connect_fail(c, DLOCK_EINTR, "connect interrupted", err);
+		}
+		if (getpid() !=
+		    me) { /* forked by a signal handler: the half-made session is the parent's */
+			dlock_err_set(err, DLOCK_ECONNECT, 0, "%s: forked during the connect", c->where);
+			dlock_pg_abandon(c);
+			return DLOCK_ECONNECT;
 		}
 		if (deadline >= 0 && dlock_now_ms() >= deadline) {
 			return dlock_pg_connect_fail(c, DLOCK_ECONNECT, "no connection within connect_timeout",
