@@ -57,12 +57,14 @@
 
 /* Longest name used as the server lock name as is, bytes. */
 #define DLOCK_MY_PLAIN_MAX 64
+/* Longest database name a DSN gives (dlock_dsn.c), bytes. */
+#define DLOCK_MY_DB_MAX 64
 /* GET_LOCK's timeout for "wait for ever", s: MariaDB 10.11 returns NULL for
  * a negative timeout, so a year it is. */
 #define DLOCK_MY_FOREVER_S 31536000LL
 /* Room for a name's hex literal, its server-name expression, and a statement
  * holding both twice. */
-#define DLOCK_MY_HEX_MAX  (2 * DLOCK_SQL_NAME_MAX + 4)
+#define DLOCK_MY_HEX_MAX  (2 * (DLOCK_MY_DB_MAX + 1 + DLOCK_SQL_NAME_MAX) + 4)
 #define DLOCK_MY_EXPR_MAX (DLOCK_MY_HEX_MAX + 48)
 #define DLOCK_MY_SQL_MAX  (2 * DLOCK_MY_EXPR_MAX + 2 * DLOCK_MY_HEX_MAX + 512)
 
@@ -106,15 +108,28 @@ static void dlock_my_hex(char *hex, const char *name, size_t len)
 	*o = '\0';
 }
 
-/* Writes the SQL expression of name's server lock name into expr
- * (DLOCK_MY_EXPR_MAX bytes) and name's hex literal into hex. */
-static void dlock_my_names(char *expr, char *hex, const char *name, size_t len)
+/* Writes the SQL expression of name's server lock name on c into expr
+ * (DLOCK_MY_EXPR_MAX bytes) and name's hex literal into hex. The server lock
+ * name is qualified by c's database, "<db>.<name>" (a DSN's database has no
+ * "."), hashed when longer than DLOCK_MY_PLAIN_MAX: GET_LOCK is server-wide
+ * but the token table is per database, so a lock lives in one database, as
+ * PostgreSQL's advisory locks do, and its tokens with it. */
+static void dlock_my_names(const dlock_sql_conn *c, char *expr, char *hex, const char *name,
+                           size_t len)
 {
+	const char *db = c->cfg.dbname ? c->cfg.dbname : "";
+	size_t dlen = strnlen(db, DLOCK_MY_DB_MAX);
+	char q[DLOCK_MY_DB_MAX + 1 + DLOCK_SQL_NAME_MAX], qhex[DLOCK_MY_HEX_MAX];
+
+	memcpy(q, db, dlen);
+	q[dlen] = '.';
+	memcpy(q + dlen + 1, name, len);
+	dlock_my_hex(qhex, q, dlen + 1 + len);
 	dlock_my_hex(hex, name, len);
-	if (len <= DLOCK_MY_PLAIN_MAX) {
-		snprintf(expr, DLOCK_MY_EXPR_MAX, "%s", hex);
+	if (dlen + 1 + len <= DLOCK_MY_PLAIN_MAX) {
+		snprintf(expr, DLOCK_MY_EXPR_MAX, "%s", qhex);
 	} else {
-		snprintf(expr, DLOCK_MY_EXPR_MAX, "CONCAT('dlock:',LEFT(SHA2(%s,256),58))", hex);
+		snprintf(expr, DLOCK_MY_EXPR_MAX, "CONCAT('dlock:',LEFT(SHA2(%s,256),58))", qhex);
 	}
 }
 
@@ -129,14 +144,42 @@ static int dlock_my_simple(dlock_sql_conn *c, const char *sql, int nv, int64_t d
 	return dlock_my_exec(c, q, deadline, what, err);
 }
 
+/* Creates the token table, missing in c's database, before deadline.
+ * Returns DLOCK_OK, DLOCK_ECONNECT (no answer) or DLOCK_ESERVER (refused:
+ * msg says how to create it by hand). */
+static int dlock_my_create_table(dlock_sql_conn *c, int64_t deadline, dlock_err *err)
+{
+	static const char create[] = "CREATE TABLE IF NOT EXISTS " DLOCK_SQL_TOKEN_TABLE
+	                             " (name VARBINARY(1024) PRIMARY KEY, token BIGINT NOT NULL)"
+	                             " ENGINE=InnoDB";
+	dlock_my_query q;
+	int rc = dlock_my_simple(c, create, 0, deadline, "create " DLOCK_SQL_TOKEN_TABLE, &q, NULL);
+
+	if (rc == DLOCK_ECONNLOSS) {
+		return dlock_err_set(err, DLOCK_ECONNECT, 0, "cannot connect to %s: session setup failed",
+		                     c->where);
+	}
+	if (rc != DLOCK_OK) {
+		return dlock_err_set(err, DLOCK_ESERVER, 0,
+		                     "database %.64s: table " DLOCK_SQL_TOKEN_TABLE
+		                     " is missing and cannot be created (%.60s); create it once by hand: "
+		                     "CREATE TABLE " DLOCK_SQL_TOKEN_TABLE
+		                     " (name VARBINARY(1024) PRIMARY KEY, token BIGINT NOT NULL)",
+		                     c->cfg.dbname ? c->cfg.dbname : "", mysql_error(c->my));
+	}
+	return DLOCK_OK;
+}
+
 static int dlock_my_connect(const dlock_target *t, int64_t deadline, const dlock_interrupt *intr,
                             dlock_sql_conn **out, dlock_err *err)
 {
+	/* the table is looked for first: CREATE TABLE IF NOT EXISTS needs the
+	 * CREATE privilege even when the table exists, and a table created once
+	 * by hand must be enough */
 	static const char setup[] =
 	    "SET SESSION wait_timeout = 31536000, SESSION autocommit = 1%s;"
-	    "CREATE TABLE IF NOT EXISTS " DLOCK_SQL_TOKEN_TABLE
-	    " (name VARBINARY(1024) PRIMARY KEY, token BIGINT NOT NULL) ENGINE=InnoDB;"
-	    "SELECT CONNECTION_ID()";
+	    "SELECT CONNECTION_ID(), (SELECT COUNT(*) FROM information_schema.TABLES"
+	    " WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = '" DLOCK_SQL_TOKEN_TABLE "')";
 	char sql[sizeof(setup) + 64];
 	int64_t now = dlock_now_ms(), limit = deadline;
 	dlock_sql_conn *c;
@@ -161,13 +204,14 @@ static int dlock_my_connect(const dlock_target *t, int64_t deadline, const dlock
 	if ((rc = dlock_my_open(t, c->where, limit, intr, &c->my, err)) != DLOCK_OK) {
 		goto fail;
 	}
+	c->owner = getpid();
 	snprintf(sql, sizeof(sql), setup,
 	         strstr(mysql_get_server_info(c->my), "MariaDB") ? ", SESSION max_statement_time = 0"
 	                                                         : ", SESSION max_execution_time = 0");
 	memset(&q, 0, sizeof(q));
 	q.sql = sql;
 	q.len = (unsigned long)strlen(sql);
-	q.nv = 1;
+	q.nv = 2;
 	dlock_my_query_start(c, &q);
 	rc = dlock_my_query_run(c, &q, limit, intr, "session setup", err);
 	if (rc == DLOCK_ETIMEDOUT || rc == DLOCK_ECONNLOSS) {
@@ -182,6 +226,12 @@ static int dlock_my_connect(const dlock_target *t, int64_t deadline, const dlock
 		goto fail;
 	}
 	c->id = q.v[0];
+	if (q.isnull[1] || q.v[1] == 0) {
+		rc = dlock_my_create_table(c, limit, err);
+		if (rc != DLOCK_OK) {
+			goto fail;
+		}
+	}
 	*out = c;
 	return DLOCK_OK;
 fail:
@@ -317,7 +367,7 @@ static int dlock_my_wait_lock(dlock_sql_conn *c, const char *expr, const char *h
 	memset(&q, 0, sizeof(q));
 	q.sql = sql;
 	q.len = (unsigned long)strlen(sql);
-	q.nv = 1;
+	q.nv = 2;
 	dlock_my_query_start(c, &q);
 	rc = dlock_my_query_run(c, &q, io_deadline, intr, "lock", err);
 	if (rc == DLOCK_ETIMEDOUT) {
@@ -416,7 +466,7 @@ static int dlock_my_lock(dlock_sql_conn *c, const char *name, size_t len, int sh
 		return dlock_err_set(err, DLOCK_ECONNLOSS, 0, "%s: the connection was lost before",
 		                     c->where);
 	}
-	dlock_my_names(expr, hex, name, len);
+	dlock_my_names(c, expr, hex, name, len);
 	/* with a token wanted now, a free lock and its token take one round
 	 * trip; without, the wait's own statement (GET_LOCK(n, 0) for a try) is
 	 * the only one */
@@ -461,7 +511,7 @@ static int dlock_my_token(dlock_sql_conn *c, const char *name, size_t len, const
 	if (!(sql = malloc(DLOCK_MY_SQL_MAX))) {
 		return dlock_err_set(err, DLOCK_ENOMEM, 0, "out of memory");
 	}
-	dlock_my_names(expr, hex2, hold_name, hold_len);
+	dlock_my_names(c, expr, hex2, hold_name, hold_len);
 	dlock_my_hex(hex, name, len);
 	snprintf(sql, DLOCK_MY_SQL_MAX,
 	         "INSERT INTO " DLOCK_SQL_TOKEN_TABLE
@@ -495,7 +545,7 @@ static int dlock_my_ask(dlock_sql_conn *c, const char *fmt, const char *name, si
 	if ((rc = dlock_my_name_ok(name, len, err)) != DLOCK_OK) {
 		return rc;
 	}
-	dlock_my_names(expr, hex, name, len);
+	dlock_my_names(c, expr, hex, name, len);
 	snprintf(sql, sizeof(sql), fmt, expr);
 	if ((rc = dlock_my_simple(c, sql, 1, deadline, what, &q, err)) != DLOCK_OK) {
 		return rc;
@@ -552,7 +602,7 @@ static int dlock_my_alive(dlock_sql_conn *c)
 	struct pollfd pfd;
 	int n;
 
-	if (!c || c->broken || (pfd.fd = (int)mysql_get_socket(c->my)) < 0) {
+	if (!c || c->broken || c->owner != getpid() || (pfd.fd = (int)mysql_get_socket(c->my)) < 0) {
 		return 0;
 	}
 	/* an idle session receives nothing unsolicited: anything readable is
@@ -580,7 +630,7 @@ static int dlock_my_participants(dlock_sql_conn *c, const char *name, size_t len
 	if (!(sql = malloc(DLOCK_MY_SQL_MAX))) {
 		return dlock_err_set(err, DLOCK_ENOMEM, 0, "out of memory");
 	}
-	dlock_my_names(expr, hex, name, len);
+	dlock_my_names(c, expr, hex, name, len);
 	snprintf(sql, DLOCK_MY_SQL_MAX,
 	         "SELECT IS_USED_LOCK(%s), (SELECT token FROM " DLOCK_SQL_TOKEN_TABLE
 	         " WHERE name = %s)",
@@ -603,6 +653,11 @@ static int dlock_my_participants(dlock_sql_conn *c, const char *name, size_t len
 	return DLOCK_OK;
 }
 
+static int dlock_my_socket(const dlock_sql_conn *c)
+{
+	return c && c->my ? (int)mysql_get_socket(c->my) : -1;
+}
+
 static int64_t dlock_my_session_id(const dlock_sql_conn *c)
 {
 	return c ? c->id : 0;
@@ -611,6 +666,7 @@ static int64_t dlock_my_session_id(const dlock_sql_conn *c)
 const dlock_sql_driver dlock_my_driver = {
     .name = "mysql",
     .has_shared = 0,
+    .needs_dbname = 1,
     .connect = dlock_my_connect,
     .close = dlock_my_close,
     .abandon = dlock_my_abandon,
@@ -618,6 +674,7 @@ const dlock_sql_driver dlock_my_driver = {
     .unlock = dlock_my_unlock,
     .check = dlock_my_check,
     .ping = dlock_my_ping,
+    .socket = dlock_my_socket,
     .alive = dlock_my_alive,
     .participants = dlock_my_participants,
     .session_id = dlock_my_session_id,

@@ -27,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <unistd.h>
 
 int dlock_my_library_init(dlock_err *err)
 {
@@ -155,6 +156,7 @@ int dlock_my_open(const dlock_target *t, const char *where, int64_t deadline,
                   const dlock_interrupt *intr, MYSQL **out, dlock_err *err)
 {
 	unsigned int proto = MYSQL_PROTOCOL_TCP, e;
+	pid_t me = getpid();
 	my_bool off = 0;
 	int64_t now = dlock_now_ms(), limit = deadline;
 	dlock_my_query q;
@@ -182,7 +184,24 @@ int dlock_my_open(const dlock_target *t, const char *where, int64_t deadline,
 	q.op = DLOCK_MY_CONNECT;
 	q.status = mysql_real_connect_start(&q.cret, my, t->host, t->user, t->password, t->dbname,
 	                                    (unsigned int)t->port, NULL, CLIENT_MULTI_STATEMENTS);
-	if ((rc = dlock_my_pump(my, &q, limit, intr)) != DLOCK_OK) {
+	rc = dlock_my_pump(my, &q, limit, intr);
+	if (getpid() != me) {
+		/* forked by a signal handler run inside the connect: the socket
+		 * and its half-made session are the parent's */
+		int null = open("/dev/null", O_RDWR | O_CLOEXEC), fd = (int)mysql_get_socket(my);
+
+		if (fd >= 0 && (null < 0 || dup2(null, fd) < 0)) {
+			close(fd);
+		}
+		if (null >= 0) {
+			close(null);
+		}
+		rc = dlock_err_set(err, DLOCK_ECONNECT, 0,
+		                   "cannot connect to %s: this process was forked during the connect",
+		                   where);
+		goto fail;
+	}
+	if (rc != DLOCK_OK) {
 		if (rc == DLOCK_EINTR) {
 			dlock_err_set(err, DLOCK_EINTR, 0, "interrupted while connecting to %s", where);
 		} else {
@@ -216,7 +235,18 @@ fail:
 void dlock_my_query_start(dlock_sql_conn *c, dlock_my_query *q)
 {
 	q->op = DLOCK_MY_QUERY;
+	if (c->owner != getpid()) {
+		q->status = 0; /* a fork parent's session: dlock_my_query_run refuses */
+		return;
+	}
 	q->status = mysql_real_query_start(&q->iret, c->my, q->sql, q->len);
+}
+
+/* The refusal of every call on a fork parent's session. */
+static int dlock_my_forked(dlock_sql_conn *c, dlock_err *err)
+{
+	c->broken = 1;
+	return dlock_err_set(err, DLOCK_ECONNLOSS, 0, "%s: the session is a fork parent's", c->where);
 }
 
 /* Maps the error c's handle reports to a status (msg: what, then the error). */
@@ -259,7 +289,14 @@ int dlock_my_query_run(dlock_sql_conn *c, dlock_my_query *q, int64_t deadline,
 	int rc;
 
 	for (;;) {
-		if ((rc = dlock_my_pump(c->my, q, deadline, intr)) != DLOCK_OK) {
+		if (c->owner != getpid()) {
+			return dlock_my_forked(c, err); /* forked (by a signal handler) mid-wait */
+		}
+		rc = dlock_my_pump(c->my, q, deadline, intr);
+		if (c->owner != getpid()) {
+			return dlock_my_forked(c, err);
+		}
+		if (rc != DLOCK_OK) {
 			return rc;
 		}
 		if (q->op == DLOCK_MY_STORE) {
@@ -314,7 +351,11 @@ int dlock_my_cancel(dlock_sql_conn *c, int64_t deadline, dlock_err *err)
 	char sql[64];
 	int rc;
 
+	if (c->owner != getpid()) {
+		return dlock_my_forked(c, err); /* never cancel the parent's statement */
+	}
 	memset(&side, 0, sizeof(side));
+	side.owner = getpid();
 	snprintf(side.where, sizeof(side.where), "%s", c->where);
 	if ((rc = dlock_my_open(&c->cfg, c->where, deadline, NULL, &side.my, err)) != DLOCK_OK) {
 		return rc;

@@ -8,6 +8,7 @@
 #include <mysql.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "dlock_sql_driver.h"
 
@@ -16,6 +17,7 @@ struct dlock_sql_conn {
 	MYSQL *my;        /* the session's handle, non-blocking mode; never NULL once made */
 	int64_t id;       /* CONNECTION_ID() of the session, read at connect */
 	int broken;       /* non-zero once the connection is unusable (ECONNLOSS was returned) */
+	pid_t owner;      /* the process that connected: no other may use the session */
 	dlock_target cfg; /* owned copy of the target: the side connection of a cancel uses it */
 	char where[256];  /* "mysql://user@host:port/db" for messages: never a password */
 };
@@ -55,7 +57,9 @@ int dlock_my_library_init(dlock_err *err);
 int dlock_my_open(const dlock_target *t, const char *where, int64_t deadline,
                   const dlock_interrupt *intr, MYSQL **out, dlock_err *err);
 
-/* Starts q (q->sql, q->len, q->nv set by the caller, the rest zeroed) on c. */
+/* Starts q (q->sql, q->len, q->nv set by the caller, the rest zeroed) on c;
+ * nothing is sent when c is a fork parent's (dlock_my_query_run then says
+ * DLOCK_ECONNLOSS). */
 void dlock_my_query_start(dlock_sql_conn *c, dlock_my_query *q);
 
 /* Reads q's replies until every statement has answered, deadline passes or
@@ -74,7 +78,8 @@ int dlock_my_exec(dlock_sql_conn *c, dlock_my_query *q, int64_t deadline, const 
 
 /* Asks the server, over a short-lived second session to the same target, to
  * cancel the statement c is running (KILL QUERY <c->id>), before deadline.
- * Returns DLOCK_OK or the failure of that side session. */
+ * Returns DLOCK_OK or the failure of that side session; DLOCK_ECONNLOSS,
+ * nothing sent, when c is a fork parent's (the statement is the parent's). */
 int dlock_my_cancel(dlock_sql_conn *c, int64_t deadline, dlock_err *err);
 
 #endif

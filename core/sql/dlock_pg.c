@@ -435,6 +435,7 @@ const dlock_sql_driver dlock_pg_driver = {
     .unlock = dlock_pg_unlock,
     .check = dlock_pg_check,
     .ping = dlock_pg_ping,
+    .socket = dlock_pg_socket,
     .alive = dlock_pg_alive,
     .participants = dlock_pg_participants,
     .session_id = dlock_pg_session_id,

@@ -100,6 +100,10 @@ int dlock_pg_run(dlock_sql_conn *c, const char *sql, int64_t deadline, const dlo
 	if (cancelled) {
 		*cancelled = 0;
 	}
+	if (c->owner != getpid()) {
+		return dlock_err_set(err, DLOCK_ECONNLOSS, 0, "%s: the session is a fork parent's",
+		                     c->where);
+	}
 	if (c->doomed || !PQsendQuery(c->pg, sql)) {
 		return dlock_pg_fail(c, NULL, err);
 	}
@@ -131,14 +135,14 @@ int dlock_pg_run(dlock_sql_conn *c, const char *sql, int64_t deadline, const dlo
 			return dlock_err_set(err, DLOCK_ECONNLOSS, 0, "%s: no answer in time", c->where);
 		}
 		ready = dlock_pg_poll(c, flushing ? POLLIN | POLLOUT : POLLIN, deadline);
-		if (ready < 0 || (ready && !PQconsumeInput(c->pg))) {
-			goto lost;
+		if (ready < 0 || c->owner != getpid() || (ready && !PQconsumeInput(c->pg))) {
+			goto lost; /* forked (by a signal handler) mid-wait: the parent reads its reply */
 		}
 		if (cancelled && !*cancelled && dlock_interrupted(intr)) {
 			int64_t until = dlock_now_ms() + c->grace_ms; /* for the cancel and the answer */
 
 			*cancelled = 1;
-			if (dlock_pg_cancel(c, until) != DLOCK_OK) {
+			if (c->owner != getpid() || dlock_pg_cancel(c, until) != DLOCK_OK) {
 				goto lost; /* cannot stop the wait in time: the connection must go */
 			}
 			deadline = until;
@@ -220,6 +224,7 @@ static int dlock_pg_open(const char *const *keys, const char *const *vals, const
 {
 	dlock_sql_conn *c = calloc(1, sizeof(*c));
 	PostgresPollingStatusType st = PGRES_POLLING_WRITING;
+	pid_t me = getpid();
 
 	*out = NULL;
 	if (!c) {
@@ -240,6 +245,12 @@ static int dlock_pg_open(const char *const *keys, const char *const *vals, const
 		if (st == PGRES_POLLING_FAILED) {
 			return dlock_pg_open_fail(c, DLOCK_ECONNECT, "cannot connect", err);
 		}
+		if (getpid() !=
+		    me) { /* forked by a signal handler: the half-made session is the parent's */
+			dlock_err_set(err, DLOCK_ECONNECT, 0, "%s: forked during the connect", c->where);
+			dlock_pg_abandon(c);
+			return DLOCK_ECONNECT;
+		}
 		if (dlock_interrupted(intr)) {
 			return dlock_pg_open_fail(c, DLOCK_EINTR, "connect interrupted", err);
 		}
@@ -256,6 +267,7 @@ static int dlock_pg_open(const char *const *keys, const char *const *vals, const
 		}
 	}
 	PQsetNoticeReceiver(c->pg, dlock_pg_notice, c);
+	c->owner = me;
 	/* libpq sets close-on-exec itself; made sure: a program the holder
 	 * exec()s must not keep the session (and its locks) alive */
 	fcntl(PQsocket(c->pg), F_SETFD, fcntl(PQsocket(c->pg), F_GETFD) | FD_CLOEXEC);
@@ -532,11 +544,16 @@ int dlock_pg_connect(const dlock_target *t, int64_t deadline, const dlock_interr
 	return DLOCK_OK;
 }
 
+int dlock_pg_socket(const dlock_sql_conn *c)
+{
+	return c->pg ? PQsocket(c->pg) : -1;
+}
+
 int dlock_pg_alive(dlock_sql_conn *c)
 {
 	struct pollfd pfd = {PQsocket(c->pg), POLLIN, 0};
 
-	if (c->doomed || PQstatus(c->pg) != CONNECTION_OK) {
+	if (c->doomed || c->owner != getpid() || PQstatus(c->pg) != CONNECTION_OK) {
 		return 0;
 	}
 	/* notifications read here stay queued for dlock_pg_wait_event; PQisBusy
@@ -561,7 +578,7 @@ int dlock_pg_wait_event(dlock_sql_conn *c, int64_t until, const dlock_interrupt 
 		if (got) {
 			return DLOCK_OK;
 		}
-		if (c->doomed || PQstatus(c->pg) != CONNECTION_OK) {
+		if (c->doomed || c->owner != getpid() || PQstatus(c->pg) != CONNECTION_OK) {
 			return dlock_pg_fail(c, NULL, err);
 		}
 		if (dlock_interrupted(intr)) {

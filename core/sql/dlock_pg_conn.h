@@ -5,6 +5,7 @@
 #define DLOCK_PG_CONN_H
 
 #include <libpq-fe.h>
+#include <sys/types.h>
 
 #include "dlock_sql_driver.h"
 
@@ -15,6 +16,7 @@ struct dlock_sql_conn {
 	int64_t grace_ms;     /* how long a cancelled wait's answer may take */
 	int64_t lock_timeout; /* the session's lock_timeout (ms, 0: none), as last set */
 	int doomed;           /* the server said FATAL: the session is ending */
+	pid_t owner;          /* the process that connected: no other may use the session */
 	char where[192];      /* postgres://user@host:port/db, no secret */
 };
 
@@ -24,6 +26,7 @@ int dlock_pg_connect(const dlock_target *t, int64_t deadline, const dlock_interr
 void dlock_pg_close(dlock_sql_conn *c);
 void dlock_pg_abandon(dlock_sql_conn *c);
 int dlock_pg_alive(dlock_sql_conn *c);
+int dlock_pg_socket(const dlock_sql_conn *c);
 int dlock_pg_wait_event(dlock_sql_conn *c, int64_t until, const dlock_interrupt *intr,
                         dlock_err *err);
 

@@ -80,7 +80,8 @@ static int dlock_sql_participants(const dlock_target *t, dlock_kind kind, int ma
 	dlock_sql_entry *e;
 	int rc;
 
-	if ((rc = dlock_sql_name_validate(path, len, err)) != DLOCK_OK) {
+	if ((rc = dlock_sql_name_validate(path, len, err)) != DLOCK_OK ||
+	    (rc = dlock_sql_target_validate(drv, t, err)) != DLOCK_OK) {
 		return rc;
 	}
 	if (kind == DLOCK_KIND_SEMAPHORE && !drv->wait_event) {

@@ -30,6 +30,8 @@ typedef struct dlock_sql_conn dlock_sql_conn;
 typedef struct dlock_sql_driver {
 	const char *name; /* "postgres", "mysql" */
 	int has_shared;   /* non-zero when lock(shared=1) is offered */
+	int needs_dbname; /* non-zero when a target must name a database (the driver's lock
+	                     names and token table live in it) */
 
 	/* Connects to t (host, port, user, password, dbname) before deadline,
 	 * calling intr between slices, sets the session up (keepalives, the
@@ -46,7 +48,10 @@ typedef struct dlock_sql_driver {
 	void (*close)(dlock_sql_conn *c);
 
 	/* Frees c and closes its socket WITHOUT telling the server: for a fork
-	 * child, whose parent still uses the same session. c may be NULL. */
+	 * child, whose parent still uses the same session. c may be NULL.
+	 * Every other operation on a connection opened by another process (a
+	 * fork parent) returns DLOCK_ECONNLOSS (alive() 0) without a byte sent,
+	 * read or cancelled: the session is the parent's. */
 	void (*abandon)(dlock_sql_conn *c);
 
 	/* Takes the lock named name[0..len) on c, exclusive or (shared != 0,
@@ -84,6 +89,12 @@ typedef struct dlock_sql_driver {
 	 * answered). Returns DLOCK_OK, DLOCK_ENOTHELD (another session answered:
 	 * a pooler), DLOCK_ECONNLOSS or DLOCK_ESERVER. */
 	int (*ping)(dlock_sql_conn *c, int64_t deadline, dlock_err *err);
+
+	/* The descriptor of c's socket, or -1: called in a fork child (from a
+	 * pthread_atfork handler: no allocation, no I/O) to point it at
+	 * /dev/null, so that the child neither keeps the parent's session alive
+	 * nor can talk on it. */
+	int (*socket)(const dlock_sql_conn *c);
 
 	/* A local check without a round trip: 0 when c's socket already shows
 	 * the session ended (EOF, an error or a termination notice is waiting

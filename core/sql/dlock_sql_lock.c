@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "dlock_sql_pool.h"
+#include "dlock_sql_sem.h"
 
 typedef struct sl_lock {
 	dlock_handle *h;
@@ -50,6 +51,17 @@ int dlock_sql_name_validate(const char *name, size_t len, dlock_err *err)
 		return dlock_err_set(err, DLOCK_EINVAL, 0,
 		                     "lock name must be 1 to %d bytes without NUL on a SQL server",
 		                     DLOCK_SQL_NAME_MAX);
+	}
+	return DLOCK_OK;
+}
+
+int dlock_sql_target_validate(const dlock_sql_driver *drv, const dlock_target *t, dlock_err *err)
+{
+	if (drv->needs_dbname && (!t->dbname || !t->dbname[0])) {
+		return dlock_err_set(err, DLOCK_EINVAL, 0,
+		                     "a %s DSN must name a database (%s://user:password@host:port/dbname): "
+		                     "dlock's locks and its fencing-token table live in that database",
+		                     drv->name, drv->name);
 	}
 	return DLOCK_OK;
 }
@@ -121,7 +133,8 @@ int dlock_sql_lock_new(dlock_handle *h, dlock_err *err)
 	sl_lock *l;
 	int rc;
 
-	if ((rc = dlock_sql_name_validate(h->path, h->path_len, err)) != DLOCK_OK) {
+	if ((rc = dlock_sql_name_validate(h->path, h->path_len, err)) != DLOCK_OK ||
+	    (rc = dlock_sql_target_validate(drv, &h->target, err)) != DLOCK_OK) {
 		return rc;
 	}
 	if (h->kind == DLOCK_KIND_SEMAPHORE && !drv->wait_event) {
@@ -172,144 +185,43 @@ void dlock_sql_lock_free(dlock_handle *h)
 }
 
 /* Sessions this process's other objects hold h's name in: a new hold must
- * take another (the server would count it as the same holder). */
-static size_t sl_busy(const dlock_handle *h, dlock_sql_entry **avoid, size_t max)
+ * take another (the server would count it as the same holder). Every such
+ * session, however many: the list is malloc()ed into *avoid (NULL when
+ * there is none) and its length returned in *n. Returns DLOCK_OK or
+ * DLOCK_ENOMEM. */
+static int sl_busy(const dlock_handle *h, dlock_sql_entry ***avoid, size_t *n, dlock_err *err)
 {
 	const sl_lock *o;
-	size_t n = 0;
+	size_t max = 0;
 
-	for (o = sl_held; o && n < max; o = o->next_held) {
+	*avoid = NULL;
+	*n = 0;
+	for (o = sl_held; o; o = o->next_held) {
+		max++;
+	}
+	if (max == 0) {
+		return DLOCK_OK;
+	}
+	if (!(*avoid = malloc(max * sizeof(**avoid)))) {
+		return dlock_err_set(err, DLOCK_ENOMEM, 0, "out of memory");
+	}
+	for (o = sl_held; o; o = o->next_held) {
 		if (o->h != h && o->holds > 0 && o->pid == getpid() && o->entry &&
 		    o->h->path_len == h->path_len && memcmp(o->h->path, h->path, h->path_len) == 0 &&
 		    dlock_target_same_server(&o->h->target, &h->target)) {
-			avoid[n++] = o->entry;
+			(*avoid)[(*n)++] = o->entry;
 		}
 	}
-	return n;
+	return DLOCK_OK;
 }
 
-/* A semaphore of N leases named P is N locks, "P\0slot<i>", behind a gate
- * lock "P\0gate" that orders the contenders (the server queues them on it).
- * The gate's holder is the head of the queue: it tries the slots and, when
- * all are taken, waits for the notification a release sends on "P\0wake",
- * asking again at least every DLOCK_SQL_SEM_RECHECK_MS in case a holder's
- * session ended without one (a killed process sends nothing). The gate's
- * token, asked for on demand like any SQL lock's, bumps the semaphore's own
- * row while a slot is held. */
-char *dlock_sql_sem_name(const char *path, size_t path_len, const char *what, int i, size_t *len)
+/* dlock_sql_pool_get for l's target, avoiding avoid[0..navoid), which it frees. */
+static int sl_pool_get(sl_lock *l, dlock_sql_entry **avoid, size_t navoid,
+                       const dlock_interrupt *intr, dlock_sql_entry **e, dlock_err *err)
 {
-	char tail[32];
-	char *n;
-	int t = i < 0 ? snprintf(tail, sizeof(tail), "%s", what)
-	              : snprintf(tail, sizeof(tail), "%s%d", what, i);
+	int rc = dlock_sql_pool_get(l->drv, &l->h->target, avoid, navoid, intr, e, err);
 
-	if (!(n = malloc(path_len + 1 + (size_t)t + 1))) {
-		return NULL;
-	}
-	memcpy(n, path, path_len);
-	n[path_len] = '\0';
-	memcpy(n + path_len + 1, tail, (size_t)t + 1);
-	*len = path_len + 1 + (size_t)t;
-	return n;
-}
-
-static char *sl_sem_name(const dlock_handle *h, const char *what, int i, size_t *len)
-{
-	return dlock_sql_sem_name(h->path, h->path_len, what, i, len);
-}
-
-/* Takes the gate within wait (ms; < 0 for ever), then a free slot, whose
- * name goes to *slot (owned by the caller). */
-static int sl_sem_take(sl_lock *l, dlock_sql_conn *c, int64_t wait, const dlock_interrupt *intr,
-                       char **slot, size_t *slot_len, dlock_err *err)
-{
-	const dlock_handle *h = l->h;
-	size_t glen, wlen;
-	char *gate = sl_sem_name(h, "gate", -1, &glen), *wake = sl_sem_name(h, "wake", -1, &wlen);
-	int64_t start = dlock_now_ms(), dl = wait < 0 ? -1 : start + wait,
-	        io = h->target.connect_timeout_ms;
-	int rc, listening = 0, gated, i, first = (int)(getpid() % h->max_leases);
-
-	*slot = NULL;
-	if (!gate || !wake) {
-		free(gate);
-		free(wake);
-		return dlock_err_set(err, DLOCK_ENOMEM, 0, "out of memory");
-	}
-	rc = l->drv->lock(c, gate, glen, 0, wait, wait < 0 ? -1 : dl + io, intr, NULL, err);
-	gated = rc == DLOCK_OK;
-	while (rc == DLOCK_OK) {
-		int64_t now;
-
-		for (i = 0; i < h->max_leases && !*slot && rc == DLOCK_OK; i++) {
-			size_t n;
-			char *name = sl_sem_name(h, "slot", (first + i) % h->max_leases, &n);
-
-			if (!name) {
-				rc = dlock_err_set(err, DLOCK_ENOMEM, 0, "out of memory");
-				break;
-			}
-			rc = l->drv->lock(c, name, n, 0, 0, dlock_now_ms() + io, NULL, NULL, err);
-			if (rc == DLOCK_OK) {
-				*slot = name;
-				*slot_len = n;
-			} else {
-				free(name);
-				rc = rc == DLOCK_ETIMEDOUT ? DLOCK_OK : rc; /* taken: the next one */
-			}
-		}
-		if (rc != DLOCK_OK || *slot) {
-			break;
-		}
-		now = dlock_now_ms();
-		if (wait == 0 || (dl >= 0 && now >= dl)) {
-			rc = DLOCK_ETIMEDOUT;
-			break;
-		}
-		if (!listening) {
-			/* listen, then look again: a release in between is seen either way */
-			rc = l->drv->listen(c, wake, wlen, 1, now + io, err);
-			listening = rc == DLOCK_OK;
-			continue;
-		}
-		rc = l->drv->wait_event(
-		    c, dl >= 0 && dl - now < DLOCK_SQL_SEM_RECHECK_MS ? dl : now + DLOCK_SQL_SEM_RECHECK_MS,
-		    intr, err);
-		rc = rc == DLOCK_ETIMEDOUT ? DLOCK_OK : rc;
-	}
-	if (rc != DLOCK_ECONNLOSS && listening &&
-	    l->drv->listen(c, wake, wlen, 0, dlock_now_ms() + io, NULL) == DLOCK_ECONNLOSS) {
-		rc = DLOCK_ECONNLOSS;
-	}
-	if (gated && rc != DLOCK_ECONNLOSS &&
-	    l->drv->unlock(c, gate, glen, 0, dlock_now_ms() + io, NULL) == DLOCK_ECONNLOSS) {
-		rc = DLOCK_ECONNLOSS; /* the session, and the slot in it, are gone */
-	}
-	if (rc != DLOCK_OK) {
-		free(*slot);
-		*slot = NULL;
-	}
-	free(gate);
-	free(wake);
-	return rc;
-}
-
-/* Frees a semaphore's slot and wakes the gate's holder. */
-static int sl_sem_give(sl_lock *l, dlock_err *err)
-{
-	const dlock_handle *h = l->h;
-	dlock_sql_conn *c = l->entry->conn;
-	int64_t io = h->target.connect_timeout_ms;
-	size_t wlen;
-	char *wake;
-	int rc = l->drv->unlock(c, l->sname, l->slen, 0, dlock_now_ms() + io, err);
-
-	if (rc == DLOCK_OK && (wake = sl_sem_name(h, "wake", -1, &wlen))) {
-		if (l->drv->notify(c, wake, wlen, dlock_now_ms() + io, NULL) == DLOCK_ECONNLOSS) {
-			dlock_sql_pool_drop(l->entry); /* the slot went with the session anyway */
-		}
-		free(wake);
-	}
+	free(avoid);
 	return rc;
 }
 
@@ -335,10 +247,10 @@ static int sl_acquire(dlock_handle *h, const dlock_acquire_req *req, dlock_err *
 		return DLOCK_OK;
 	}
 	for (;;) {
-		dlock_sql_entry *avoid[64], *e;
+		dlock_sql_entry **avoid = NULL, *e;
 		int64_t sent, wait, now;
 		char *sname = NULL;
-		size_t slen = 0;
+		size_t slen = 0, navoid = 0;
 		int rc;
 
 		if (req->grant_from) {
@@ -354,9 +266,9 @@ static int sl_acquire(dlock_handle *h, const dlock_acquire_req *req, dlock_err *
 				                     "the write lock this read was to be granted beside is gone");
 			}
 			e = w->entry;
-		} else if ((rc = dlock_sql_pool_get(l->drv, &h->target, avoid,
-		                                    sl_busy(h, avoid, sizeof(avoid) / sizeof(avoid[0])),
-		                                    req->intr, &e, err)) != DLOCK_OK) {
+		} else if ((rc = sl_busy(h, &avoid, &navoid, err)) != DLOCK_OK) {
+			return rc;
+		} else if ((rc = sl_pool_get(l, avoid, navoid, req->intr, &e, err)) != DLOCK_OK) {
 			/* a wait whose connection was lost rides out a server restart
 			 * for connect_timeout (a refused connect fails at once) */
 			now = dlock_now_ms();
@@ -374,7 +286,7 @@ static int sl_acquire(dlock_handle *h, const dlock_acquire_req *req, dlock_err *
 		wait = dl < 0 ? -1 : dl > sent ? dl - sent : 0;
 		e->busy++;
 		if (h->kind == DLOCK_KIND_SEMAPHORE) {
-			rc = sl_sem_take(l, e->conn, wait, req->intr, &sname, &slen, err);
+			rc = dlock_sql_sem_take(l->drv, h, e->conn, wait, req->intr, &sname, &slen, err);
 		} else if (!(sname = malloc(h->path_len + 1))) {
 			rc = dlock_err_set(err, DLOCK_ENOMEM, 0, "out of memory");
 		} else {
@@ -385,6 +297,17 @@ static int sl_acquire(dlock_handle *h, const dlock_acquire_req *req, dlock_err *
 			                  NULL, err);
 		}
 		e->busy--;
+		if (e->pid != getpid()) {
+			/* this process is a child forked (by a signal handler) during
+			 * the wait: the session and whatever it was granted are the
+			 * parent's, which goes on waiting; nothing was sent on it here */
+			free(sname);
+			dlock_sql_pool_drop(e);
+			return dlock_err_set(err, DLOCK_EFORKED, 0,
+			                     "lock %s: this process was forked during acquire(); the wait "
+			                     "was the parent's and this process does not hold the lock",
+			                     h->path);
+		}
 		dlock_sql_pool_settle(e); /* unlocks owed since the wait began (see lock_free) */
 		if (rc == DLOCK_OK && !l->drv->alive(e->conn)) {
 			/* granted, but the session ended since (a process paused while
@@ -453,10 +376,17 @@ int dlock_sql_lock_release(dlock_handle *h, int wait, int all, dlock_err *err)
 		                     "lock %s was lost before release() (its server session ended)",
 		                     h->path);
 	}
-	rc = h->kind == DLOCK_KIND_SEMAPHORE
-	         ? sl_sem_give(l, err)
-	         : l->drv->unlock(l->entry->conn, l->sname, l->slen, sl_shared(h),
-	                          dlock_now_ms() + h->target.connect_timeout_ms, err);
+	if (h->kind == DLOCK_KIND_SEMAPHORE) {
+		int lost;
+
+		rc = dlock_sql_sem_give(l->drv, h, l->entry->conn, l->sname, l->slen, &lost, err);
+		if (lost) {
+			dlock_sql_pool_drop(l->entry); /* the slot went with the session anyway */
+		}
+	} else {
+		rc = l->drv->unlock(l->entry->conn, l->sname, l->slen, sl_shared(h),
+		                    dlock_now_ms() + h->target.connect_timeout_ms, err);
+	}
 	if (rc == DLOCK_ENOTHELD) {
 		sl_forget(l);
 		return dlock_err_set(err, DLOCK_ELOST, 0,
@@ -638,13 +568,18 @@ int dlock_sql_lock_self_conflict(const dlock_handle *h)
 	const sl_lock *o;
 	int mine = 0;
 
+	/* an acquire() this call interrupts (a signal handler) is queued ahead
+	 * of it in the server: waiting behind it would wait for ourselves. For a
+	 * semaphore too, whatever the leases: the interrupted acquire() queues on
+	 * (or holds) the gate every contender passes, and cannot let go of it
+	 * before the handler returns */
+	for (o = sl_acquiring; o; o = o->next_acquiring) {
+		if (o->holds == 0 && sl_excludes(o, h)) {
+			return 1;
+		}
+	}
 	for (o = sl_held; o; o = o->next_held) {
 		mine += o->holds > 0 && o->pid == getpid() && sl_excludes(o, h);
-	}
-	/* an acquire() this call interrupts (a signal handler) is queued ahead
-	 * of it in the server: waiting behind it would wait for ourselves */
-	for (o = sl_acquiring; o; o = o->next_acquiring) {
-		mine += o->holds == 0 && sl_excludes(o, h);
 	}
 	/* a semaphore waits for itself only when this process has every lease */
 	return h->kind == DLOCK_KIND_SEMAPHORE ? mine >= h->max_leases : mine > 0;

@@ -12,14 +12,7 @@
 
 #include "../dlock_backend.h"
 #include "dlock_sql_driver.h"
-
-/* A semaphore's head waiter asks for a free lease again at least this often
- * (ms) when no release has notified it: a holder whose session ended (a
- * killed process) sends no notification. */
-#define DLOCK_SQL_SEM_RECHECK_MS 1000
-
-/* Most leases of a semaphore on a SQL server (each is a lock of its own). */
-#define DLOCK_SQL_SEM_MAX 1000
+#include "dlock_sql_sem.h"
 
 /* The driver of a SQL target (NULL for another backend). */
 const dlock_sql_driver *dlock_sql_driver_of(const dlock_target *t);
@@ -36,13 +29,11 @@ int64_t dlock_sql_lock_token(const dlock_handle *h);
 int dlock_sql_lock_token_fetch(dlock_handle *h, dlock_err *err);
 int dlock_sql_lock_self_conflict(const dlock_handle *h);
 
-/* The server-side name of a semaphore's part `what` ("gate", "wake", or
- * "slot" with i >= 0) for the semaphore named path[0..path_len):
- * path NUL what[i] (a NUL no lock name has), malloc()ed with its length in
- * *len; NULL when out of memory. */
-char *dlock_sql_sem_name(const char *path, size_t path_len, const char *what, int i, size_t *len);
-
 /* Checks a SQL lock name: 1 to DLOCK_SQL_NAME_MAX bytes, no NUL. */
 int dlock_sql_name_validate(const char *name, size_t len, dlock_err *err);
+
+/* Checks that t gives drv what it needs (a database where drv->needs_dbname):
+ * DLOCK_OK or DLOCK_EINVAL saying what is missing. */
+int dlock_sql_target_validate(const dlock_sql_driver *drv, const dlock_target *t, dlock_err *err);
 
 #endif

@@ -1,11 +1,19 @@
-/* dlock_sql_pool.c: this process's SQL connections (see dlock_sql_pool.h). */
+/* dlock_sql_pool.c: this process's SQL connections (see dlock_sql_pool.h),
+ * and the fork rule for them: at fork() the child's copies of every socket
+ * are pointed at /dev/null (pthread_atfork), so a child never keeps its
+ * parent's sessions alive, and the entries stay the parent's (e->pid): never
+ * used, sent on, read or cancelled by the child, freed without a word to the
+ * server once no frame of the child uses them any more. */
 #include "dlock_sql_pool.h"
 
+#include <fcntl.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 static dlock_sql_entry *dlock_sql_pool_head;
+static pthread_once_t dlock_sql_pool_once = PTHREAD_ONCE_INIT;
 
 static void dlock_sql_pool_forget_deferred(dlock_sql_entry *e);
 
@@ -14,14 +22,47 @@ static int dlock_sql_pool_str_eq(const char *a, const char *b)
 	return (!a && !b) || (a && b && strcmp(a, b) == 0);
 }
 
-/* Frees entries a fork parent opened, without a word to their server. */
+/* In a fork child, at fork time: the child's descriptors of every pooled
+ * session now refer to /dev/null. The sockets stay open in the parent only,
+ * so a parent killed at once frees its locks at once, whatever its children
+ * do; nothing the child does can reach those sessions. Only open, dup2 and
+ * close: no allocation (async-signal-safe, a fork may come from a signal
+ * handler inside any of this file's calls). */
+static void dlock_sql_pool_atfork_child(void)
+{
+	dlock_sql_entry *e;
+	int null = open("/dev/null", O_RDWR | O_CLOEXEC);
+
+	for (e = dlock_sql_pool_head; e; e = e->next) {
+		int fd = e->conn ? e->drv->socket(e->conn) : -1;
+
+		if (fd < 0) {
+			continue;
+		}
+		if (null < 0 || dup2(null, fd) < 0) {
+			close(fd); /* then at least the child's copy is gone */
+		}
+	}
+	if (null >= 0) {
+		close(null);
+	}
+}
+
+static void dlock_sql_pool_init(void)
+{
+	pthread_atfork(NULL, NULL, dlock_sql_pool_atfork_child);
+}
+
+/* Frees entries a fork parent opened, without a word to their server; an
+ * entry still busy in a frame of this process's stack (a fork from a signal
+ * handler run inside a wait on it) stays until that frame is done with it. */
 static void dlock_sql_pool_forget_parent(void)
 {
 	dlock_sql_entry **p = &dlock_sql_pool_head, *e;
 	pid_t me = getpid();
 
 	while ((e = *p)) {
-		if (e->pid == me) {
+		if (e->pid == me || e->busy) {
 			p = &e->next;
 			continue;
 		}
@@ -38,13 +79,15 @@ int dlock_sql_pool_get(const dlock_sql_driver *drv, const dlock_target *t,
                        dlock_sql_entry **out, dlock_err *err)
 {
 	dlock_sql_entry *e, *pick = NULL;
+	pid_t me = getpid();
 	int rc;
 
+	pthread_once(&dlock_sql_pool_once, dlock_sql_pool_init);
 	dlock_sql_pool_forget_parent();
 	for (e = dlock_sql_pool_head; e; e = e->next) {
 		size_t i;
 
-		if (e->drv != drv || !dlock_target_same_server(&e->target, t) ||
+		if (e->pid != me || e->drv != drv || !dlock_target_same_server(&e->target, t) ||
 		    !dlock_sql_pool_str_eq(e->target.password, t->password) || e->busy) {
 			continue; /* busy: a handler inside that entry's wait opens its own */
 		}
@@ -114,6 +157,11 @@ void dlock_sql_pool_defer(dlock_sql_entry *e, const char *name, size_t len, int 
 
 void dlock_sql_pool_settle(dlock_sql_entry *e)
 {
+	if (e->pid != getpid()) {
+		dlock_sql_pool_forget_deferred(e); /* the parent's session: not ours to unlock */
+		e->lost_deferred = 0;
+		return;
+	}
 	if (e->busy || (!e->deferred && !e->lost_deferred)) {
 		return;
 	}
@@ -139,10 +187,12 @@ void dlock_sql_pool_settle(dlock_sql_entry *e)
 void dlock_sql_pool_drop(dlock_sql_entry *e)
 {
 	dlock_sql_pool_forget_deferred(e);
-	if (e->conn) {
+	if (e->conn && e->pid != getpid()) {
+		e->drv->abandon(e->conn); /* a fork parent's session: it lives on there */
+	} else if (e->conn) {
 		e->drv->close(e->conn);
-		e->conn = NULL;
 	}
+	e->conn = NULL;
 	e->gen++;
 }
 
@@ -163,7 +213,7 @@ void dlock_sql_pool_shutdown(const dlock_sql_driver *drv, int final)
 
 	dlock_sql_pool_forget_parent();
 	while ((e = *p)) {
-		if (e->drv != drv || (e->users > 0 && !final)) {
+		if (e->drv != drv || (e->users > 0 && !final) || e->busy) {
 			p = &e->next;
 			continue;
 		}

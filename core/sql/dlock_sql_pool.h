@@ -37,16 +37,20 @@ typedef struct dlock_sql_entry {
 } dlock_sql_entry;
 
 /* An open connection of drv to t's server (same credentials) in *out,
- * skipping busy entries and the entries in avoid[0..navoid): the first open one, else one
- * opened now (connect within t->connect_timeout_ms). Before anything else,
- * entries a fork parent opened are abandoned (their sessions are the
- * parent's). Returns DLOCK_OK or a driver's connect status. */
+ * skipping busy entries, a fork parent's, and the entries in avoid[0..navoid)
+ * (any number): the first open one, else one opened now (connect within
+ * t->connect_timeout_ms). Before anything else, entries a fork parent opened
+ * are abandoned (their sessions are the parent's), except one still busy in
+ * a frame of this process. The first call registers the pool's fork handler:
+ * at fork() the child's copies of every session's socket go to /dev/null.
+ * Returns DLOCK_OK or a driver's connect status. */
 int dlock_sql_pool_get(const dlock_sql_driver *drv, const dlock_target *t,
                        dlock_sql_entry *const *avoid, size_t navoid, const dlock_interrupt *intr,
                        dlock_sql_entry **out, dlock_err *err);
 
 /* Closes e's session (the server frees its holds) and bumps e->gen; e stays
- * in the pool and reconnects on demand. */
+ * in the pool and reconnects on demand. A fork parent's session is only
+ * abandoned (not a word to the server: it is still the parent's). */
 void dlock_sql_pool_drop(dlock_sql_entry *e);
 
 /* Owes e's session an unlock of name[0..len) (copied), sent by
@@ -54,7 +58,8 @@ void dlock_sql_pool_drop(dlock_sql_entry *e);
  * instead (which frees every hold of it). */
 void dlock_sql_pool_defer(dlock_sql_entry *e, const char *name, size_t len, int shared);
 
-/* Sends the unlocks e owes (errors end the session, which frees them too). */
+/* Sends the unlocks e owes (errors end the session, which frees them too);
+ * a fork parent's owed unlocks are forgotten, never sent. */
 void dlock_sql_pool_settle(dlock_sql_entry *e);
 
 /* Open connections of drv in this process. */

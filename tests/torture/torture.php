@@ -457,12 +457,12 @@ function sql_leftovers(): void
                 . $e->getMessage()]);
         }
     }
-    /* MySQL: the names are short enough to be the server's lock names as
-     * they are (core/sql/dlock_my.c) */
+    /* MySQL: the names are short enough for the server's lock names to be
+     * "<database>.<name>" (core/sql/dlock_my.c); the database is "dlock" */
     $locksq = $mode === 'postgres'
         ? "SELECT pid, mode, granted FROM pg_locks WHERE locktype = 'advisory'"
         : 'SELECT n, IS_USED_LOCK(n) FROM (SELECT ' . implode(' AS n UNION ALL SELECT ',
-            array_map(fn($n) => "'$n'", $names)) . ' AS n) t WHERE IS_USED_LOCK(n) IS NOT NULL';
+            array_map(fn($n) => "'dlock.$n'", $names)) . ' AS n) t WHERE IS_USED_LOCK(n) IS NOT NULL';
     $s = microtime(true);
     for (;;) {
         $sessions = sql_sessions();

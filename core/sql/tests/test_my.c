@@ -81,6 +81,27 @@ static int admin(const char *sql)
 	return rc;
 }
 
+/* The first column of the first row of sql as an integer (-1: an error or NULL). */
+static long long admin_value(const char *sql)
+{
+	MYSQL *my = mysql_init(NULL);
+	long long v = -1;
+	MYSQL_RES *res;
+	MYSQL_ROW row;
+
+	if (my &&
+	    mysql_real_connect(my, target.host, target.user, target.password, target.dbname,
+	                       (unsigned int)target.port, NULL, 0) &&
+	    mysql_query(my, sql) == 0 && (res = mysql_store_result(my))) {
+		if ((row = mysql_fetch_row(res)) && row[0]) {
+			v = strtoll(row[0], NULL, 10);
+		}
+		mysql_free_result(res);
+	}
+	mysql_close(my);
+	return v;
+}
+
 static int try_lock(dlock_sql_conn *c, const char *name, size_t len, int64_t *tok, dlock_err *e)
 {
 	return drv->lock(c, name, len, 0, 0, dlock_now_ms() + 5000, NULL, tok, e);
@@ -244,11 +265,13 @@ static void test_names(void)
 	check(try_lock(a, "a\0b", 3, &tok, &e) == DLOCK_EINVAL &&
 	          try_lock(a, "", 0, &tok, &e) == DLOCK_EINVAL,
 	      "NUL byte or empty name: DLOCK_EINVAL", &e);
-	/* interoperates with a hand-written GET_LOCK on the same server */
+	/* interoperates with a hand-written GET_LOCK on the same server: the
+	 * server's name is "<database>.<name>" */
 	ok = try_lock(a, "t-plain", 7, &tok, &e) == DLOCK_OK &&
-	     admin("DO IF(GET_LOCK('t-plain', 0) = 0, 1, (SELECT 1 UNION SELECT 2))") == 0 &&
+	     admin_value("SELECT GET_LOCK('dlock.t-plain', 0)") == 0 &&
+	     admin_value("SELECT GET_LOCK('t-plain', 0)") == 1 &&
 	     drv->unlock(a, "t-plain", 7, 0, -1, &e) == DLOCK_OK;
-	check(ok, "a short name is the server's lock name as is", &e);
+	check(ok, "a short name is the server's lock name <database>.<name>", &e);
 out:
 	drv->close(a);
 	drv->close(b);
@@ -405,14 +428,22 @@ static void test_fork(void)
 	try_lock(a, "t-fork", 6, &tok, &e);
 	fflush(stdout);
 	if ((pid = fork()) == 0) {
+		/* every operation on the parent's session is refused, nothing sent:
+		 * alive, an unlock, a ping, a check */
+		int refused = !drv->alive(a) &&
+		              drv->unlock(a, "t-fork", 6, 0, -1, NULL) == DLOCK_ECONNLOSS &&
+		              drv->ping(a, -1, NULL) == DLOCK_ECONNLOSS &&
+		              drv->check(a, "t-fork", 6, 0, -1, NULL) == DLOCK_ECONNLOSS;
+
 		drv->abandon(a);
-		_exit(0);
+		_exit(refused ? 0 : 3);
 	}
 	waitpid(pid, &st, 0);
 	usleep(50 * 1000);
 	check(WIFEXITED(st) && WEXITSTATUS(st) == 0 && drv->alive(a) &&
 	          drv->check(a, "t-fork", 6, 0, -1, &e) == DLOCK_OK,
-	      "fork child abandons: parent still holds", &e);
+	      "fork child: every call on the parent's session refused; abandons; parent still holds",
+	      &e);
 	check(try_lock(b, "t-fork", 6, &tok, &e) == DLOCK_ETIMEDOUT,
 	      "fork child abandons: another session still cannot take it", &e);
 	check(drv->unlock(a, "t-fork", 6, 0, -1, &e) == DLOCK_OK, "parent unlocks after the fork", &e);
