@@ -348,6 +348,18 @@ function torture_paused(array $pauses, int $pid, float $s, float $e): float
     return $t;
 }
 
+/** Seconds of [s, e] spent in the handler calls $h that lie inside it. */
+function torture_inner(array $h, float $s, float $e): float
+{
+    $t = 0.0;
+    foreach ($h as [$a, $b]) {
+        if ($a > $s && $b < $e) {
+            $t += $b - $a;
+        }
+    }
+    return $t;
+}
+
 /** Whether holds $a and $b (same resource) may not overlap. */
 function torture_exclusive(array $a, array $b): bool
 {
@@ -433,7 +445,7 @@ function torture_lost(array $holds, array $ends, array $gwin, array $pwin, array
  *     1 s (a signal's exception) or REACH (any other) after it returned;
  *   the waiter's own call's grant is not a holder of its own wait. */
 function torture_live(array $holds, array $ends, array $acqs, array $exits, array $kills, array $pauses,
-                      array $gwin, array $pwin, array $bwin, float $reach): array
+                      array $gwin, array $pwin, array $bwin, float $reach, array $hops): array
 {
     $runEnd = 0.0;
     foreach ($acqs as $o) {
@@ -484,7 +496,8 @@ function torture_live(array $holds, array $ends, array $acqs, array $exits, arra
             continue;
         }
         $pid = $w['pid'];
-        if ($w['e'] - $w['s'] - torture_paused($pauses, $pid, $w['s'], $w['e']) <= TORTURE_LIVE_BASE) {
+        if ($w['e'] - $w['s'] - torture_paused($pauses, $pid, $w['s'], $w['e'])
+            - torture_inner($hops[$pid] ?? [], $w['s'], $w['e']) <= TORTURE_LIVE_BASE) {
             continue;
         }
         $key = "$pid@$w[s]";
@@ -530,6 +543,12 @@ function torture_live(array $holds, array $ends, array $acqs, array $exits, arra
                     $paused = array_merge($paused, $pwin[$o['pid']]);
                 }
             }
+            foreach ($acqs as $o) { /* our own acquire that a handler interrupted to make this one */
+                if ($o['pid'] === $pid && $o['s'] < $w['s'] && $o['e'] > $w['e']
+                    && in_array($res, array_column($o['res'], 0), true)) {
+                    $busy[] = [$o['s'], $o['e']];
+                }
+            }
             if ($kind === 'R') { /* writers queued ahead of a reader */
                 foreach ($writers[$res] ?? [] as [$p, $s, $e, $ik]) {
                     if ($ik !== $key && $s < $w['s'] && $e > $w['s']) {
@@ -540,8 +559,8 @@ function torture_live(array $holds, array $ends, array $acqs, array $exits, arra
             $cut = array_merge($busy, $gwin, $paused, str_starts_with($res, 'b:') ? $bwin : []);
             $free = torture_meet($free, torture_minus($w['s'], $w['e'], torture_union($cut)));
         }
-        foreach ($free as [$a, $b]) {
-            $len = $b - $a - torture_paused($pauses, $pid, $a, $b);
+        foreach ($free as [$a, $b]) { /* a waiter cannot act while paused or in a handler */
+            $len = $b - $a - torture_paused($pauses, $pid, $a, $b) - torture_inner($hops[$pid] ?? [], $a, $b);
             if ($len > TORTURE_LIVE_BASE) {
                 $v[] = sprintf('pid %d: acquire(%s, timeout %s) at %.3f-%.3f (%s) waited %.2f s (%.3f-%.3f) while '
                     . 'it was free, bound %.2f s', $pid, $w['lock'], var_export($w['to'], true), $w['s'], $w['e'],
@@ -569,6 +588,20 @@ function torture_check(string $run): array
     }
     foreach (torture_jsonl("$run/violations.jsonl") as $x) {
         $v[] = $x['what'];
+    }
+    /* the time each process spent in calls made by its signal handlers: a
+     * call interrupted by a handler is not charged for it */
+    $hops = [];
+    $odd = [];
+    foreach (glob("$run/hist-*.jsonl") as $file) {
+        foreach (torture_jsonl($file) as $r) {
+            if ($r['t'] === 'op' && preg_match('/^h(-self)?:/', $r['lock'])) {
+                $hops[$r['pid']][] = [$r['s'], $r['e']];
+            }
+            if ($r['t'] === 'op' && str_contains($r['r'], 'unexpected reply')) {
+                $odd[] = $r;
+            }
+        }
     }
     $exits = [];
     foreach (torture_jsonl("$run/exits.jsonl") as $x) {
@@ -611,6 +644,9 @@ function torture_check(string $run): array
                         $v[] = "pid $r[pid]: $r[op]($r[lock]) threw $r[r]";
                     }
                     $took = $r['e'] - $r['s'] - torture_paused($pauses, $r['pid'], $r['s'], $r['e']);
+                    if (!preg_match('/^h(-self)?:/', $r['lock'])) {
+                        $took -= torture_inner($hops[$r['pid']] ?? [], $r['s'], $r['e']);
+                    }
                     if ($took > torture_bound($r, $mode)) {
                         $v[] = sprintf('pid %d: %s(%s, timeout %s) took %.2f s, bound %.2f s: %s', $r['pid'],
                             $r['op'], $r['lock'], var_export($r['to'], true), $took, torture_bound($r, $mode),
@@ -633,18 +669,6 @@ function torture_check(string $run): array
     /* a call that read another call's reply: a signal handler's call shared
      * the connection of the call it interrupted (judged for the handler's
      * calls and the calls they interrupted) */
-    $hops = [];
-    $odd = [];
-    foreach (glob("$run/hist-*.jsonl") as $file) {
-        foreach (torture_jsonl($file) as $r) {
-            if ($r['t'] === 'op' && preg_match('/^h(-self)?:/', $r['lock'])) {
-                $hops[$r['pid']][] = [$r['s'], $r['e']];
-            }
-            if ($r['t'] === 'op' && str_contains($r['r'], 'unexpected reply')) {
-                $odd[] = $r;
-            }
-        }
-    }
     foreach ($odd as $r) {
         $h = (bool) preg_match('/^h(-self)?:/', $r['lock']);
         foreach ($hops[$r['pid']] ?? [] as [$a, $b]) {
@@ -681,8 +705,27 @@ function torture_check(string $run): array
             $v[] = $x;
         }
     }
+    /* the self-wait rule: an untimed acquire() that a signal handler makes
+     * on a semaphore its own interrupted acquire() waits for can never be
+     * granted before it returns: it must be refused, not wait out
+     * dlock.max_wait */
+    foreach ($acqs as $o) {
+        if ($o['to'] !== null || $o['r'] !== 'false' || !str_starts_with($o['lock'], 'h:')
+            || ($o['res'][0][1] ?? '') !== 'S') {
+            continue;
+        }
+        foreach ($acqs as $u) {
+            if ($u['pid'] === $o['pid'] && $u['s'] < $o['s'] && $u['e'] > $o['e']
+                && in_array($o['res'][0][0], array_column($u['res'], 0), true)) {
+                $v[] = sprintf('pid %d: an untimed acquire(%s) in a signal handler waited %.2f s behind its own '
+                    . 'interrupted acquire() (a self-deadlock that must be refused)', $o['pid'], $o['lock'],
+                    $o['e'] - $o['s']);
+                break;
+            }
+        }
+    }
     if (torture_on('liveness', $run)) {
-        foreach (torture_live($holds, $ends, $acqs, $exits, $kills, $pauses, $gwin, $pwin, $bwin, $reach) as $x) {
+        foreach (torture_live($holds, $ends, $acqs, $exits, $kills, $pauses, $gwin, $pwin, $bwin, $reach, $hops) as $x) {
             $v[] = $x;
         }
     }

@@ -60,6 +60,7 @@ function gen(string $g): bool
 /* The acquire in progress (object, parts, label), for the signal handler's
  * generators that use the very object being acquired. */
 $cur = null;
+$force = false; /* sc_handover(): the next SIGALRM makes a nested wait */
 $kids = []; /* forked children still to reap: pid => [since, what] */
 $inHandler = false;
 
@@ -70,7 +71,7 @@ $handler = function (int $sig) use (&$allowThrow) {
         return;
     }
     $r = mt_rand(0, 99);
-    if (!gen('handlers') || $r < 35) {
+    if (!gen('handlers') || $r < 35 && !($GLOBALS['force'] && $sig === SIGALRM)) {
         if (mt_rand(0, 1) === 1) {
             throw new TortureSignal($sig === SIGALRM ? 'SIGALRM' : 'SIGUSR1');
         }
@@ -78,6 +79,10 @@ $handler = function (int $sig) use (&$allowThrow) {
     }
     $inHandler = true;
     try {
+        if ($GLOBALS['force'] && $sig === SIGALRM) {
+            handler_nested_wait();
+            return;
+        }
         handler_use_locks($r);
     } finally {
         $inHandler = false;
@@ -120,7 +125,11 @@ function handler_use_locks(int $r): void
                 $l = $kind === 'R' ? $rw->readLock() : $rw->writeLock();
             }
             $p2 = [[$parts[0][0], $kind]];
-            if (op('tryAcquire', "h:$label", 0.0, fn() => $l->tryAcquire(), $p2)) {
+            /* a wait behind our own interrupted acquire: a timed one may time
+             * out, an untimed one must be refused (the self-wait rule) */
+            $q = mt_rand(0, 9);
+            $t = $q < 3 ? 0.0 : ($q < 8 ? mt_rand(200, 1500) / 1000 : null);
+            if (op($t === 0.0 ? 'tryAcquire' : 'acquire', "h:$label", $t, fn() => $l->acquire($t), $p2)) {
                 $id = hold_begin($l, $p2, microtime(true));
                 crit($l, $id, $p2, true);
                 give($l, $id, "h:$label");
@@ -143,6 +152,24 @@ function handler_use_locks(int $r): void
         }
     } catch (DistributedLockException | TortureSignal $e) {
         /* recorded in the op */
+    } finally {
+        $allowThrow = $outer;
+    }
+}
+
+/** sc_handover()'s handler: a short wait on a lock our process holds
+ * through another object (it times out), in the middle of the outer wait. */
+function handler_nested_wait(): void
+{
+    global $opts, $root, $pid, $allowThrow;
+    $outer = $allowThrow;
+    try {
+        $l = new DistributedLock("$root/hv-$pid", $opts);
+        $t = mt_rand(300, 900) / 1000;
+        if (op('acquire', 'h:hv', $t, fn() => $l->acquire($t), [["hv-$pid", 'X']])) {
+            op('release', 'h:hv', null, fn() => $l->release());
+        }
+    } catch (DistributedLockException | TortureSignal $e) {
     } finally {
         $allowThrow = $outer;
     }
@@ -213,8 +240,8 @@ function fork_child(string $why): void
             }
         } catch (Throwable $e) {
         }
-    } elseif ($m === 1) { /* keeps the inherited sockets a while */
-        usleep(mt_rand(200000, 6000000));
+    } elseif ($m === 1) { /* keeps the inherited sockets a while (past REACH) */
+        usleep(mt_rand(200000, 16000000));
     }
     rec(['t' => 'bye', 'how' => 'child', 'at' => microtime(true)]);
     if (mt_rand(0, 1)) {
@@ -238,7 +265,7 @@ function reap_kids(bool $wait): void
                 }
                 break;
             }
-            if (microtime(true) - $since > TORTURE_CT + 6.0 + TORTURE_SLACK + 4.0) {
+            if (microtime(true) - $since > TORTURE_CT + 16.0 + TORTURE_SLACK + 4.0) {
                 rec(['t' => 'bad', 'what' => "forked child $k ($why) did not end (a hang)"]);
                 posix_kill($k, SIGKILL);
                 pcntl_waitpid($k, $st);
@@ -746,6 +773,135 @@ function sc_wrong_order(): void
     }
 }
 
+/** A forked child that takes a lock of its own ($make builds it) and holds
+ * it $for seconds, confirming; it tells the parent over $sock whether it got
+ * it ("1"/"0"). It ends by exit() or SIGKILL, never returning. */
+function spawn_holder(callable $make, array $parts, float $for): ?array
+{
+    global $pid, $hist, $run, $kids, $cur, $held;
+    $pair = stream_socket_pair(STREAM_PF_UNIX, STREAM_SOCK_STREAM, STREAM_IPPROTO_IP);
+    $parent = $pid;
+    $k = pcntl_fork();
+    if ($k < 0) {
+        return null;
+    }
+    if ($k > 0) {
+        fclose($pair[1]);
+        $kids[$k] = [microtime(true), 'holder'];
+        stream_set_timeout($pair[0], 9);
+        $ok = trim((string) fgets($pair[0])) === '1';
+        fclose($pair[0]);
+        return $ok ? [$k] : null;
+    }
+    fclose($pair[0]);
+    $pid = getmypid();
+    $hist = fopen("$run/hist-$pid.jsonl", 'a');
+    rec(['t' => 'child', 'parent' => $parent, 'why' => 'holder', 'at' => microtime(true)]);
+    $cur = null;
+    $held = [];
+    $ok = false;
+    try {
+        $l = $make();
+        $ok = op('acquire', 'kid-' . preg_replace('/-\d+$/', '', $parts[0][0]), 6.0, fn() => $l->acquire(6.0), $parts);
+    } catch (Throwable $e) {
+    }
+    fwrite($pair[1], $ok ? "1\n" : "0\n");
+    if ($ok) {
+        $id = hold_begin($l, $parts, microtime(true));
+        $until = microtime(true) + $for;
+        while (microtime(true) < $until && confirm($l, $id)) {
+            usleep(150000);
+        }
+        give($l, $id, 'kid');
+    }
+    rec(['t' => 'bye', 'how' => 'child', 'at' => microtime(true)]);
+    if (mt_rand(0, 1)) {
+        posix_kill($pid, SIGKILL);
+    }
+    exit(0);
+}
+
+/** The "handover" generator: hand-overs between processes that the
+ * liveness judge can time. Children (spawn_holder()) hold first, then we
+ * wait with acquire(12):
+ *   semaphore of 2: child 1 holds 9-10 s, child 2 holds 1 s; our lease must
+ *     come when child 2 releases (we queue behind both);
+ *   mutex, write lock, read lock behind a write lock: the child holds 1-2 s.
+ * Half the time a SIGALRM arrives mid-wait and the handler waits, briefly,
+ * on another lock (a name our process holds through another object): the
+ * outer wait must still be woken by the hand-over. */
+function sc_handover(): void
+{
+    global $opts, $root, $pid, $backend, $force, $kids;
+    $k = mt_rand(0, 3);
+    if ($k === 0 && !isset(TORTURE_MIX[$backend]['sc_semaphore'])) {
+        $k = 1;
+    }
+    if ($k >= 2 && !isset(TORTURE_MIX[$backend]['sc_read'])) {
+        $k = 1;
+    }
+    /* names of our own, so that nobody else's holds blur the hand-over */
+    $kidsNow = [];
+    if ($k === 0) {
+        $res = "semh-$pid";
+        $mk = fn() => new DistributedSemaphore("$root/$res", TORTURE_SEM, $opts);
+        $kidsNow[] = spawn_holder($mk, [[$res, 'S']], mt_rand(9000, 10000) / 1000);
+        $kidsNow[] = $kidsNow[0] ? spawn_holder($mk, [[$res, 'S']], 1.0) : null;
+        $l = $mk();
+        $parts = [[$res, 'S']];
+    } elseif ($k === 1) {
+        $res = "ho-$pid";
+        $kidsNow[] = spawn_holder(fn() => new DistributedLock("$root/$res", $opts), [[$res, 'X']],
+            mt_rand(1000, 2000) / 1000);
+        $l = new DistributedLock("$root/$res", $opts);
+        $parts = [[$res, 'X']];
+    } else {
+        $res = "rwh-$pid";
+        $kidsNow[] = spawn_holder(fn() => (new DistributedReadWriteLock("$root/$res", $opts))->writeLock(),
+            [[$res, 'W']], mt_rand(1000, 2000) / 1000);
+        $rw = new DistributedReadWriteLock("$root/$res", $opts);
+        $l = $k === 2 ? $rw->readLock() : $rw->writeLock();
+        $parts = [[$res, $k === 2 ? 'R' : 'W']];
+    }
+    if (in_array(null, $kidsNow, true)) {
+        reap_kids(true);
+        return;
+    }
+    $hv = null;
+    if (gen('handlers') && mt_rand(0, 1)) {
+        $hv = new DistributedLock("$root/hv-$pid", $opts);
+        try {
+            $hv = op('tryAcquire', 'hv', 0.0, fn() => $hv->tryAcquire()) ? $hv : null;
+        } catch (DistributedLockException | TortureSignal $e) {
+            $hv = null;
+        }
+    }
+    $force = $hv !== null;
+    if ($force) {
+        pcntl_alarm(1);
+    }
+    try {
+        $ok = op('acquire', 'handover-' . preg_replace('/-\d+$/', '', $res), 12.0, fn() => $l->acquire(12.0), $parts);
+    } catch (DistributedLockException | TortureSignal $e) {
+        $ok = $l->isAcquired();
+    } finally {
+        pcntl_alarm(0);
+        $force = false;
+    }
+    if ($ok) {
+        $id = hold_begin($l, $parts, microtime(true));
+        crit($l, $id, $parts, true);
+        give($l, $id, "handover-$res");
+    }
+    if ($hv !== null) {
+        try {
+            op('release', 'hv', null, fn() => $hv->release());
+        } catch (DistributedLockException | TortureSignal $e) {
+        }
+    }
+    reap_kids(true);
+}
+
 /** The "many" generator: more than 64 holds on one name in one process
  * (66 read locks, then our own write lock must be refused; 66 leases of a
  * semaphore of 66, then one more must be refused). One contender at a time. */
@@ -948,6 +1104,9 @@ if (gen('users') && ($backend === 'redis' && getenv('DLOCK_TORTURE_USERS') || $b
 }
 if (gen('servers') && $backend === 'redis' && getenv('DLOCK_TORTURE_REDIS2')) {
     $mix['sc_servers'] = 5;
+}
+if (gen('handover') && gen('fork')) {
+    $mix['sc_handover'] = 8;
 }
 if (gen('mixed') && $backend === 'redis') {
     $mix['sc_mixed'] = 6;
