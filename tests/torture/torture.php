@@ -176,6 +176,15 @@ function proxy(string $cmd): void
     }
 }
 
+/** A contender that runs and has installed its signal handlers (they come
+ * right after its history file: a signal before them would kill it). */
+function signalable(array $c): bool
+{
+    global $run;
+    return !$c['stopped'] && !$c['killed'] && microtime(true) - $c['since'] > 1.0
+        && is_file("$run/hist-$c[pid].jsonl");
+}
+
 /** Runs scripts/zk.sh in the background; returns the process. */
 function zk(string ...$args)
 {
@@ -618,7 +627,7 @@ function after(float $s, callable $f): void
 function pick_running(): ?int
 {
     global $slots;
-    $live = array_keys(array_filter($slots, fn($c) => !$c['stopped'] && !$c['killed']));
+    $live = array_keys(array_filter($slots, 'signalable'));
     return $live ? $live[mt_rand(0, count($live) - 1)] : null;
 }
 
@@ -688,8 +697,7 @@ function fault(): void
                 return;
             }
             /* in a calm phase, every running contender gets one */
-            $to = count($kinds) === 1 ? array_keys(array_filter($slots, fn($c) => !$c['stopped'] && !$c['killed']))
-                                      : [$slot];
+            $to = count($kinds) === 1 ? array_keys(array_filter($slots, 'signalable')) : [$slot];
             foreach ($to as $slot) {
                 for ($i = mt_rand(1, 3); $i > 0; $i--) {
                     proc_terminate($slots[$slot]['proc'], SIGUSR1);
