@@ -799,6 +799,9 @@ function spawn_holder(callable $make, array $parts, float $for): ?array
     rec(['t' => 'child', 'parent' => $parent, 'why' => 'holder', 'at' => microtime(true)]);
     $cur = null;
     $held = [];
+    /* its release completes before it may SIGKILL itself: the hand-over's
+     * start is then its end record */
+    ini_set('dlock.async_release', '0');
     $ok = false;
     try {
         $l = $make();
