@@ -117,7 +117,7 @@ function torture_union(array $iv): array
     usort($iv, fn($x, $y) => $x[0] <=> $y[0]);
     $out = [];
     foreach ($iv as [$a, $b]) {
-        if ($b <= $a) {
+        if ($b < $a) { /* an instant (a fault's raw window) stays */
             continue;
         }
         if ($out && $a <= $out[count($out) - 1][1]) {
@@ -169,9 +169,9 @@ function torture_meet(array $p, array $q): array
 
 /** The fault windows: [global windows, pid => pause windows, windows of the
  * second Redis server ("b:" resources only)]. */
-function torture_windows(array $faults, string $mode): array
+function torture_windows(array $faults, string $mode, ?float $reach = null): array
 {
-    $reach = torture_reach($mode);
+    $reach ??= torture_reach($mode);
     $ups = [];
     foreach ($faults as $f) {
         if ($f['f'] === 'up') {
@@ -401,24 +401,29 @@ function torture_touched(array $w, float $a, float $b): bool
 }
 
 /** The loss judge: a hold that ended lost (isAcquired() false, or a release
- * refused) while no fault window touched it, from REACH before its acquire
- * began to the loss (its own process's pauses; the second Redis server's
- * stalls for its "b:" locks only), is a violation: nothing but a fault may
- * take a lock from its holder. */
-function torture_lost(array $holds, array $ends, array $gwin, array $pwin, array $bwin, float $reach): array
+ * refused) with no fault behind it is a violation: nothing but a fault may
+ * take a lock from its holder. A fault (from its start to its end: a pause
+ * of the holder's own process, the server's downtime until it serves again,
+ * a stall, an instant fault) explains a loss if it began before the loss,
+ * ended no earlier than 1 s before the acquire began, and the loss came
+ * within REACH of its end; the second Redis server's stalls explain losses
+ * of its own ("b:") locks only. */
+function torture_lost(array $holds, array $ends, array $raw, float $reach): array
 {
+    [$gwin, $pwin, $bwin] = $raw;
     $v = [];
     foreach ($ends as $id => $e) {
         if ($e['how'] !== 'lost' && !str_starts_with($e['how'], 'release failed') || !isset($holds[$id])) {
             continue;
         }
         $h = $holds[$id];
-        $a = ($h['as'] ?? $h['at']) - $reach;
-        $b = $e['at'];
-        $b2 = str_starts_with((string) $h['res'][0][0], 'b:');
-        if (torture_touched($gwin, $a, $b) || torture_touched($pwin[$h['pid']] ?? [], $a, $b)
-            || ($b2 && torture_touched($bwin, $a, $b))) {
-            continue;
+        $a = $h['as'] ?? $h['at'];
+        $l = $e['at'];
+        $ws = array_merge($gwin, $pwin[$h['pid']] ?? [], str_starts_with((string) $h['res'][0][0], 'b:') ? $bwin : []);
+        foreach ($ws as [$x, $y]) {
+            if ($x < $l && $y > $a - 1.0 && $y + $reach > $l) {
+                continue 2;
+            }
         }
         $v[] = sprintf('pid %d: hold %s of %s (acquired %.3f) ended %s at %.3f with no fault near it',
             $h['pid'], $id, json_encode(array_map(fn($r) => "$r[0]/$r[1]", $h['res'])), $h['at'], $e['how'], $e['at']);
@@ -721,7 +726,7 @@ function torture_check(string $run): array
         }
     }
     if (torture_on('loss', $run)) {
-        foreach (torture_lost($holds, $ends, $gwin, $pwin, $bwin, $reach) as $x) {
+        foreach (torture_lost($holds, $ends, torture_windows($faults, $mode, 0.0), $reach) as $x) {
             $v[] = $x;
         }
     }
