@@ -912,6 +912,7 @@ function sc_many(): void
 {
     global $opts, $root, $run, $backend;
     $f = fopen("$run/many.lock", 'c');
+    $rw = null;
     if (!flock($f, LOCK_EX | LOCK_NB)) {
         return;
     }
@@ -939,6 +940,29 @@ function sc_many(): void
         }
         foreach ($got as [$o, $id]) {
             confirm($o, $id);
+        }
+        if (count($got) > 64 && $sem && $backend === 'postgres') {
+            /* and two mutexes on the same name (the PostgreSQL semaphore's
+             * slots are other server locks than the name's own): the second
+             * must be refused while the first holds, however many other
+             * holds of that name this process has */
+            $m1 = new DistributedLock("$root/big", $opts);
+            $m2 = new DistributedLock("$root/big", $opts);
+            try {
+                if (op('tryAcquire', 'many-mutex', 0.0, fn() => $m1->tryAcquire(), [['bigx', 'X']])) {
+                    $i1 = hold_begin($m1, [['bigx', 'X']], microtime(true));
+                    if (op('tryAcquire', 'many-mutex', 0.0, fn() => $m2->tryAcquire(), [['bigx', 'X']])) {
+                        $i2 = hold_begin($m2, [['bigx', 'X']], microtime(true));
+                        rec(['t' => 'bad', 'what' => 'a second DistributedLock granted beside the first and '
+                            . count($got) . ' semaphore leases of ours on one name']);
+                        confirm($m1, $i1);
+                        confirm($m2, $i2);
+                        give($m2, $i2, 'many-mutex');
+                    }
+                    give($m1, $i1, 'many-mutex');
+                }
+            } catch (DistributedLockException | TortureSignal $e) {
+            }
         }
         if (count($got) > 64) {
             $o = $sem ? new DistributedSemaphore("$root/big", TORTURE_BIG, $opts)
@@ -1100,7 +1124,7 @@ const TORTURE_MIX = [
 $mix = TORTURE_MIX[$backend];
 /* the generators of this round, each one switchable (DLOCK_TORTURE_SKIP) */
 if (gen('many') && $backend !== 'mysql') {
-    $mix['sc_many'] = 2;
+    $mix['sc_many'] = 3;
 }
 if (gen('users') && ($backend === 'redis' && getenv('DLOCK_TORTURE_USERS') || $backend === 'mysql' && getenv('DLOCK_TORTURE_DB2'))) {
     $mix['sc_users'] = 5;
