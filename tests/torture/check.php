@@ -444,7 +444,9 @@ function torture_lost(array $holds, array $ends, array $raw, float $reach): arra
  *     semaphore lease (S): fewer than its maxLeases possibly held; a
  *     multi-lock: every part free at once;
  *   a hold is possibly held from max(acquire began, acquire returned -
- *     GRANT - its pauses) to its release + 1 s (+ its pauses), to REACH after
+ *     GRANT - its pauses) (a multi-lock's: from the call's start, and a
+ *     multi-lock call that failed holds its parts for all of it, + 1 s) to
+ *     its release + 1 s (+ its pauses), to REACH after
  *     a loss, to its process's exit (+ REACH if killed) when it never ended;
  *     an acquire that threw may have left a grant behind: possibly held to
  *     1 s (a signal's exception) or REACH (any other) after it returned;
@@ -464,6 +466,9 @@ function torture_live(array $holds, array $ends, array $acqs, array $exits, arra
         $as = $h['as'] ?? $h['at'];
         $ae = $h['ae'] ?? $h['at'];
         $from = max($as, $ae - TORTURE_GRANT - torture_paused($pauses, $pid, $as, $ae));
+        if (count($h['res']) > 1) { /* a multi-lock takes its parts one by one during the call */
+            $from = $as;
+        }
         $e = $ends[$id] ?? null;
         if ($e === null) {
             if (isset($kills[$pid])) {
@@ -485,9 +490,12 @@ function torture_live(array $holds, array $ends, array $acqs, array $exits, arra
     $writers = []; /* resource => [[pid, s, e, key]]: writers' and mutexes' waits, for readers */
     foreach ($acqs as $o) {
         $exc = !in_array($o['r'], ['true', 'false', 'ok'], true);
+        $multi = count($o['res']) > 1 && $o['r'] !== 'true';
         foreach ($o['res'] as [$res, $kind]) {
-            if ($exc) {
-                $x = str_starts_with($o['r'], 'TortureSignal') ? 1.0 : $reach;
+            $x = str_starts_with($o['r'], 'TortureSignal') || !$exc ? 1.0 : $reach;
+            if ($multi) { /* a multi-lock that failed held the parts it took until it unwound */
+                $items[$res][] = [$o['pid'], $kind, $o['s'], $o['e'] + $x, "$o[pid]@$o[s]"];
+            } elseif ($exc) {
                 $items[$res][] = [$o['pid'], $kind, max($o['s'], $o['e'] - TORTURE_GRANT), $o['e'] + $x, "$o[pid]@$o[s]"];
             }
             if ($kind === 'W' || $kind === 'X') {
@@ -735,7 +743,8 @@ function torture_check(string $run): array
      * granted before it returns: it must be refused, not wait out
      * dlock.max_wait */
     foreach ($acqs as $o) {
-        if ($o['to'] !== null || $o['r'] !== 'false' || !str_starts_with($o['lock'], 'h:')
+        if ($o['to'] !== null || $o['r'] !== 'false' && !str_contains($o['r'], 'not acquired within')
+            || !str_starts_with($o['lock'], 'h:')
             || ($o['res'][0][1] ?? '') !== 'S') {
             continue;
         }
