@@ -1041,14 +1041,25 @@ function sc_users(): void
 }
 
 /** The "servers" generator (Redis): a lock on the run's server (lease 1.5 s)
- * and one on a second server (lease 30 s) that torture.php stalls now and
+ * and two on a second server (below) that torture.php stalls now and
  * then (DEBUG SLEEP, CLIENT PAUSE): renewing the second must never cost the
  * first its lease, and ending the request while the second is stalled must
  * take no longer than connect_timeout. */
 function sc_servers(): void
 {
     global $root, $opts, $pid;
-    $b = new DistributedLock("$root/b-$pid", ['dsn' => getenv('DLOCK_TORTURE_REDIS2'), 'lease' => 30] + $opts);
+    /* one lock on the second server held for the rest of the process's
+     * life (lease 30 s, renewed every 10 s: renewals meet the stalls, and
+     * the request end must not wait for them), and one per scenario with a
+     * lease of 3 s (renewed every second) */
+    static $keep = null;
+    if ($keep === null) {
+        $keep = new DistributedLock("$root/bk-$pid", ['dsn' => getenv('DLOCK_TORTURE_REDIS2'), 'lease' => 30] + $opts);
+        if (take($keep, [["b:k$pid", 'X']], 'bk') === null) {
+            $keep = null;
+        }
+    }
+    $b = new DistributedLock("$root/b-$pid", ['dsn' => getenv('DLOCK_TORTURE_REDIS2'), 'lease' => 3] + $opts);
     $holds = [];
     $id = take($b, [["b:$pid", 'X']], 'b');
     if ($id !== null) {
