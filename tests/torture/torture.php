@@ -307,7 +307,10 @@ function redis_fault(string $kind, float $t): void
                 return;
             case 'dsleep':
             case 'b-sleep':
-                $d = mt_rand(200, $kind === 'dsleep' ? 3000 : 6000) / 1000;
+                /* the second server sleeps up to 12 s: longer than a request
+                 * end may take (2 connect_timeouts + slack), so a shutdown
+                 * that waits for a renewal stuck there is seen */
+                $d = mt_rand(200, $kind === 'dsleep' ? 3000 : 12000) / 1000;
                 redis_fire($kind === 'dsleep' ? (int) $base : $base2, ['DEBUG', 'SLEEP', sprintf('%.3f', $d)]);
                 say("$kind $d s");
                 flog('faults.jsonl', ['f' => $kind, 's' => $t, 'e' => $t + $d]);
