@@ -9,6 +9,9 @@
 # --redis runs the exclusive-lock scenarios against a Redis server
 # (scripts/redis.sh, --appendfsync always: a kill -9 keeps every acknowledged
 # write) on port DLOCK_TORTURE_PORT + 60, the proxy listening on + 61.
+# A second Redis on + 62 serves the "servers" generator (stalled by DEBUG SLEEP
+# and CLIENT PAUSE). DLOCK_TORTURE_SKIP=name,... leaves generators and judges
+# out (tests/torture/check.php lists them; default: everything runs).
 # DLOCK_TORTURE_REDIS_FSYNC=everysec|no|off weakens that durability (off: no
 # append-only file at all), to show what the judge reports when a restart
 # forgets acknowledged locks and fencing counters.
