@@ -9,6 +9,9 @@
 # --redis runs the exclusive-lock scenarios against a Redis server
 # (scripts/redis.sh, --appendfsync always: a kill -9 keeps every acknowledged
 # write) on port DLOCK_TORTURE_PORT + 60, the proxy listening on + 61.
+# A second Redis on + 62 serves the "servers" generator (stalled by DEBUG SLEEP
+# and CLIENT PAUSE). DLOCK_TORTURE_SKIP=name,... leaves generators and judges
+# out (tests/torture/check.php lists them; default: everything runs).
 # DLOCK_TORTURE_REDIS_FSYNC=everysec|no|off weakens that durability (off: no
 # append-only file at all), to show what the judge reports when a restart
 # forgets acknowledged locks and fencing counters.
@@ -49,11 +52,12 @@ run=$(mktemp -d "${TMPDIR:-/tmp}/dlock-torture-$seed-XXXX")
 echo "torture: run directory $run"
 gcc -O2 -Wall -Wextra -o "$run/proxy" tests/torture/proxy.c || { echo "torture: proxy build failed"; exit 1; }
 
-proxy_pid=""
+proxy_pid="" server2=""
 cleanup() {
 	[[ -n $proxy_pid ]] && kill "$proxy_pid" 2>/dev/null
 	case $mode in
-	redis) scripts/redis.sh stop "$((base + 60))" >/dev/null 2>&1 ;;
+	redis) scripts/redis.sh stop "$((base + 60))" >/dev/null 2>&1
+		[[ -n $server2 ]] && scripts/redis.sh stop "$server2" >/dev/null 2>&1 ;;
 	postgres) scripts/pg.sh stop "$((base + 70))" >/dev/null 2>&1 ;;
 	mysql) scripts/mysql.sh stop "$((base + 80))" >/dev/null 2>&1 ;;
 	*) scripts/zk.sh stop "$base" >/dev/null 2>&1 ;;
@@ -70,6 +74,11 @@ if [[ $mode == redis ]]; then
 		{ echo "torture: Redis did not start"; exit 1; }
 	[[ $fsync == always ]] || echo "torture: Redis durability weakened on purpose: appendfsync $fsync"
 	direct="redis://127.0.0.1:$server_port"
+	# the "servers" generator's second server, stalled now and then (no proxy)
+	if [[ ,${DLOCK_TORTURE_SKIP:-}, != *,servers,* ]]; then
+		server2=$((base + 62))
+		scripts/redis.sh start "$server2" >/dev/null || { echo "torture: second Redis did not start"; exit 1; }
+	fi
 	pairs="$((base + 61)):$server_port"
 	proxied="redis://127.0.0.1:$((base + 61))"
 elif [[ $mode == postgres || $mode == mysql ]]; then
@@ -103,6 +112,6 @@ for _ in $(seq 50); do grep -q ready "$run/proxy.log" && break; sleep 0.1; done
 
 DLOCK_SO=$PWD/modules/dlock.so php -n -d "extension=$PWD/modules/dlock.so" -d extension=posix \
 	tests/torture/torture.php "$run" "$seed" "$seconds" "$k" "$mode" "$direct" "$proxied" "$control" \
-	"$server_sh" "$server_port" 2> >(grep -v '^$' | tail -40 >&2)
+	"$server_sh" "$server_port" "${server2:-0}" 2> >(grep -v '^$' | tail -40 >&2)
 rc=$?
 exit $rc

@@ -48,12 +48,237 @@ final class TortureSignal extends Exception
 {
 }
 
+/* The generators this run leaves out: DLOCK_TORTURE_SKIP, a comma-separated
+ * list (check.php lists every name). Default: every generator runs. */
+function gen(string $g): bool
+{
+    static $skip = null;
+    $skip ??= array_filter(array_map('trim', explode(',', (string) getenv('DLOCK_TORTURE_SKIP'))));
+    return !in_array($g, $skip, true);
+}
+
+/* The acquire in progress (object, parts, label), for the signal handler's
+ * generators that use the very object being acquired. */
+$cur = null;
+$force = false; /* sc_handover(): the next SIGALRM makes a nested wait */
+$kids = []; /* forked children still to reap: pid => [since, what] */
+$inHandler = false;
+
 pcntl_async_signals(true);
-pcntl_signal(SIGUSR1, function () use (&$allowThrow) {
-    if ($allowThrow && mt_rand(0, 1) === 1) {
-        throw new TortureSignal('SIGUSR1');
+$handler = function (int $sig) use (&$allowThrow) {
+    global $inHandler;
+    if (!$allowThrow || $inHandler) {
+        return;
     }
-});
+    $r = mt_rand(0, 99);
+    if (!gen('handlers') || $r < 35 && !($GLOBALS['force'] && $sig === SIGALRM)) {
+        if (mt_rand(0, 1) === 1) {
+            throw new TortureSignal($sig === SIGALRM ? 'SIGALRM' : 'SIGUSR1');
+        }
+        return;
+    }
+    $inHandler = true;
+    try {
+        if ($GLOBALS['force'] && $sig === SIGALRM) {
+            handler_nested_wait();
+            return;
+        }
+        handler_use_locks($r);
+    } finally {
+        $inHandler = false;
+    }
+};
+pcntl_signal(SIGUSR1, $handler);
+pcntl_signal(SIGALRM, $handler);
+
+/** What a signal handler does while a dlock call of this process is in
+ * flight (the "handlers", "handler-exit" and "fork" generators): it uses
+ * other locks of the same backend and server (another name, the same name
+ * through another object, the very object being acquired), lists
+ * participants(), forks (the child using dlock or not), or ends the process
+ * (after releasing what it holds, the README's SIGTERM pattern, or not). */
+function handler_use_locks(int $r): void
+{
+    global $opts, $root, $cur, $allowThrow;
+    $outer = $allowThrow;
+    try {
+        if ($r < 55) { /* another name: a nested wait */
+            [$path, $res] = mutex_path();
+            $l = new DistributedLock($path, $opts);
+            $t = mt_rand(0, 2) ? mt_rand(10, 1500) / 1000 : 0.0;
+            $parts = [[$res, 'X']];
+            if (op($t > 0 ? 'acquire' : 'tryAcquire', "h:$res", $t, fn() => $l->acquire($t), $parts)) {
+                $id = hold_begin($l, $parts, microtime(true));
+                crit($l, $id, $parts, true);
+                give($l, $id, "h:$res");
+            }
+        } elseif ($r < 65 && $cur !== null && $cur[1] && !($cur[0] instanceof DistributedMultiLock)) {
+            /* the same name through another object of the same kind */
+            [$obj, $parts, $label] = $cur;
+            $l = $obj instanceof DistributedSemaphore
+                ? new DistributedSemaphore($obj->getPath(), $obj->getMaxLeases(), $opts)
+                : new DistributedLock($obj->getPath(), $opts);
+            $kind = $obj instanceof DistributedSemaphore ? 'S' : 'X';
+            if ($parts[0][1] === 'R' || $parts[0][1] === 'W') {
+                $rw = new DistributedReadWriteLock($obj->getPath(), $opts);
+                $kind = mt_rand(0, 1) ? 'R' : 'W';
+                $l = $kind === 'R' ? $rw->readLock() : $rw->writeLock();
+            }
+            $p2 = [[$parts[0][0], $kind]];
+            /* a wait behind our own interrupted acquire: a timed one may time
+             * out, an untimed one must be refused (the self-wait rule) */
+            $q = mt_rand(0, 9);
+            $t = $q < 3 ? 0.0 : ($q < 8 ? mt_rand(200, 1500) / 1000 : null);
+            if (op($t === 0.0 ? 'tryAcquire' : 'acquire', "h:$label", $t, fn() => $l->acquire($t), $p2)) {
+                $id = hold_begin($l, $p2, microtime(true));
+                crit($l, $id, $p2, true);
+                give($l, $id, "h:$label");
+            }
+        } elseif ($r < 72 && $cur !== null) {
+            /* the very object being acquired */
+            [$obj, $parts, $label] = $cur;
+            if (mt_rand(0, 1)) {
+                op('isAcquired', "h-self:$label", null, fn() => $obj->isAcquired());
+            } elseif (op('tryAcquire', "h-self:$label", 0.0, fn() => $obj->tryAcquire(), $parts)) {
+                op('release', "h-self:$label", null, fn() => $obj->release());
+            }
+        } elseif ($r < 80) {
+            $p = mt_rand(0, 1) ? "$root/m" . mt_rand(0, 1) : "$root/orders/o" . mt_rand(0, 4);
+            op('participants', 'h:' . basename($p), null, fn() => DistributedLock::participants($p, $opts));
+        } elseif ($r < 92 && gen('fork')) {
+            fork_child('handler');
+        } elseif (gen('handler-exit')) {
+            handler_exit();
+        }
+    } catch (DistributedLockException | TortureSignal $e) {
+        /* recorded in the op */
+    } finally {
+        $allowThrow = $outer;
+    }
+}
+
+/** sc_handover()'s handler: a short wait on a lock our process holds
+ * through another object (it times out), in the middle of the outer wait. */
+function handler_nested_wait(): void
+{
+    global $opts, $root, $pid, $allowThrow;
+    $outer = $allowThrow;
+    try {
+        $l = new DistributedLock("$root/hv-$pid", $opts);
+        $t = mt_rand(300, 900) / 1000;
+        if (op('acquire', 'h:hv', $t, fn() => $l->acquire($t), [["hv-$pid", 'X']])) {
+            op('release', 'h:hv', null, fn() => $l->release());
+        }
+    } catch (DistributedLockException | TortureSignal $e) {
+    } finally {
+        $allowThrow = $outer;
+    }
+}
+
+/** The handler ends the process mid-call: either the README's SIGTERM
+ * pattern (release what we hold, then exit) or a bare exit (request
+ * shutdown releases). */
+function handler_exit(): void
+{
+    global $held;
+    rec(['t' => 'bye', 'how' => 'sigexit', 'at' => microtime(true)]);
+    if (mt_rand(0, 1)) {
+        foreach ($held as [$obj, $id, $label]) {
+            try {
+                while (heldish($obj)) {
+                    op('release', "h:$label", null, fn() => $obj->release());
+                }
+                rec(['t' => 'end', 'h' => $id, 'how' => 'released', 'at' => microtime(true)]);
+            } catch (DistributedLockException $e) {
+            }
+        }
+    }
+    exit(0);
+}
+
+/** Forks; the child (with its own history) checks that it holds none of
+ * the parent's locks (isAcquired() false, release() refused), maybe uses
+ * dlock on a lock of its own, maybe keeps the inherited sockets a while,
+ * then ends by exit() (a request shutdown that must not touch the parent's
+ * locks) or SIGKILL. The parent reaps it later (reap_kids()). */
+function fork_child(string $why): void
+{
+    global $pid, $hist, $run, $held, $kids, $opts, $root, $cur;
+    $parent = $pid;
+    $k = pcntl_fork();
+    if ($k < 0) {
+        return;
+    }
+    if ($k > 0) {
+        $kids[$k] = [microtime(true), $why];
+        return;
+    }
+    /* the child */
+    $pid = getmypid();
+    $hist = fopen("$run/hist-$pid.jsonl", 'a');
+    rec(['t' => 'child', 'parent' => $parent, 'why' => $why, 'at' => microtime(true)]);
+    $cur = null;
+    foreach ($held as [$obj, $id, $label]) {
+        try {
+            if ($obj->isAcquired()) {
+                rec(['t' => 'bad', 'what' => "forked child ($why) says isAcquired() of its parent's $label hold $id"]);
+            }
+        } catch (Throwable $e) {
+        }
+        try {
+            $obj->release();
+            rec(['t' => 'bad', 'what' => "forked child ($why) released its parent's $label hold $id"]);
+        } catch (Throwable $e) {
+        }
+    }
+    $m = mt_rand(0, 3);
+    if ($m === 0) { /* the child uses dlock on a lock of its own */
+        try {
+            $l = new DistributedLock("$root/kid-$pid", $opts);
+            if (op('acquire', 'kid', 2.0, fn() => $l->acquire(2.0))) {
+                op('release', 'kid', null, fn() => $l->release());
+            }
+        } catch (Throwable $e) {
+        }
+    } elseif ($m === 1) { /* keeps the inherited sockets a while (past REACH) */
+        usleep(mt_rand(200000, 16000000));
+    }
+    rec(['t' => 'bye', 'how' => 'child', 'at' => microtime(true)]);
+    if (mt_rand(0, 1)) {
+        posix_kill($pid, SIGKILL);
+    }
+    exit(0);
+}
+
+/** Reaps forked children; with $wait, waits for them (a child must end on
+ * its own within connect_timeout + 6 s + slack, else it hangs: reported). */
+function reap_kids(bool $wait): void
+{
+    global $kids;
+    foreach ($kids as $k => [$since, $why]) {
+        for (;;) {
+            $r = pcntl_waitpid($k, $st, WNOHANG);
+            if ($r !== 0) {
+                unset($kids[$k]);
+                if ($r > 0 && pcntl_wifsignaled($st) && pcntl_wtermsig($st) !== SIGKILL) {
+                    rec(['t' => 'bad', 'what' => "forked child $k ($why) died of signal " . pcntl_wtermsig($st)]);
+                }
+                break;
+            }
+            if (microtime(true) - $since > TORTURE_CT + 16.0 + TORTURE_SLACK + 4.0) {
+                rec(['t' => 'bad', 'what' => "forked child $k ($why) did not end (a hang)"]);
+                posix_kill($k, SIGKILL);
+                pcntl_waitpid($k, $st);
+                unset($kids[$k]);
+                break;
+            }
+            if (!$wait) {
+                break;
+            }
+            usleep(20000);
+        }
+    }
+}
 
 function rec(array $r): void
 {
@@ -62,12 +287,15 @@ function rec(array $r): void
     fwrite($hist, json_encode($r) . "\n");
 }
 
-/** Runs a dlock call, records it as an op with its duration and outcome. */
-function op(string $name, string $lock, ?float $timeout, callable $f)
+/** Runs a dlock call, records it as an op with its duration and outcome
+ * (and, for acquires, the parts it waits for: the liveness judge's input).
+ * It may run inside a signal handler during another op. */
+function op(string $name, string $lock, ?float $timeout, callable $f, ?array $parts = null)
 {
-    global $allowThrow;
+    global $allowThrow, $lastOp;
     $s = microtime(true);
     $out = null;
+    $outer = $allowThrow;
     $allowThrow = true;
     try {
         $r = $f();
@@ -84,16 +312,21 @@ function op(string $name, string $lock, ?float $timeout, callable $f)
         $out = 'UNEXPECTED ' . get_class($e) . ': ' . $e->getMessage();
         throw $e;
     } finally {
-        $allowThrow = false;
-        rec(['t' => 'op', 'op' => $name, 'lock' => $lock, 'to' => $timeout, 's' => $s,
-             'e' => microtime(true), 'r' => $out]);
+        $allowThrow = $GLOBALS['inHandler'] ? $outer : false;
+        $e2 = microtime(true);
+        $lastOp = [$s, $e2];
+        $r = ['t' => 'op', 'op' => $name, 'lock' => $lock, 'to' => $timeout, 's' => $s, 'e' => $e2, 'r' => $out];
+        if ($parts !== null) {
+            $r['res'] = array_map(fn($p) => [$p[0], $p[1]], $parts);
+        }
+        rec($r);
     }
 }
 
 /** A hold of $obj on $parts ([[resource, kind], ...]): returns its id. */
 function hold_begin(object $obj, array $parts, float $at): string
 {
-    global $pid, $holdSeq;
+    global $pid, $holdSeq, $lastOp, $held;
     $id = $pid . '-' . (++$holdSeq);
     $locks = $obj instanceof DistributedMultiLock ? $obj->getLocks() : [$obj];
     $res = [];
@@ -105,7 +338,10 @@ function hold_begin(object $obj, array $parts, float $at): string
         }
         $res[] = [$name, $kind, $tok];
     }
-    rec(['t' => 'hold', 'h' => $id, 'res' => $res, 'at' => $at]);
+    /* as/ae: the acquire call that granted it (the grant lies between) */
+    rec(['t' => 'hold', 'h' => $id, 'res' => $res, 'at' => $at, 'as' => $lastOp[0] ?? $at,
+         'ae' => $lastOp[1] ?? $at]);
+    $held[$id] = [$obj, $id, implode('+', array_column($parts, 0))];
     return $id;
 }
 
@@ -118,6 +354,7 @@ function confirm(object $obj, string $id): bool
         return true;
     }
     rec(['t' => 'end', 'h' => $id, 'how' => 'lost', 'at' => microtime(true)]);
+    unset($GLOBALS['held'][$id]);
     return false;
 }
 
@@ -141,10 +378,14 @@ function store_write(string $res, string $id, ?int $tok): bool
 }
 
 /** The critical section: confirm, write through the fence, work a little. */
-function crit(object $obj, string $id, array $parts): bool
+function crit(object $obj, string $id, array $parts, bool $short = false): bool
 {
     $locks = $obj instanceof DistributedMultiLock ? $obj->getLocks() : [$obj];
-    for ($n = mt_rand(1, 3); $n > 0; $n--) {
+    /* the "long" generator: now and then a hold of 3-8 s (so that a waiter
+     * that missed its wake-up waits long enough for the liveness judge) */
+    $n = !$short && gen('long') && mt_rand(0, 9) === 0 ? mt_rand(8, 20) : mt_rand(1, 3);
+    $long = $n > 3;
+    for (; $n > 0; $n--) {
         /* mostly confirm first; sometimes write blind, as code that trusts the
          * fence does (a stale blind write is what the fence must reject) */
         if (mt_rand(0, 3) !== 0 && !confirm($obj, $id)) {
@@ -161,23 +402,49 @@ function crit(object $obj, string $id, array $parts): bool
             }
         }
         $r = mt_rand(0, 99);
-        usleep($r < 70 ? mt_rand(0, 3000) : ($r < 95 ? mt_rand(5000, 40000) : mt_rand(100000, 700000)));
+        if ($long) {
+            usleep(mt_rand(250000, 450000));
+        } elseif (!$short) {
+            usleep($r < 70 ? mt_rand(0, 3000) : ($r < 95 ? mt_rand(5000, 40000) : mt_rand(100000, 700000)));
+        }
+        if (!$short && gen('fork') && mt_rand(0, 39) === 0) {
+            fork_child('holding'); /* fork while holding */
+        }
     }
     return true;
 }
 
 /** A random acquire: try, timed or blocking (capped by dlock.max_wait). */
-function grab(object $obj, string $label): bool
+function grab(object $obj, string $label, ?array $parts = null): bool
 {
+    global $cur;
     $r = mt_rand(0, 99);
-    if ($r < 25) {
-        return op('tryAcquire', $label, 0.0, fn() => $obj->tryAcquire());
+    $cur = [$obj, $parts ?? [], $label];
+    try {
+        if ($r < 25) {
+            return op('tryAcquire', $label, 0.0, fn() => $obj->tryAcquire(), $parts);
+        }
+        /* the "long" generator: waits long enough for the liveness judge */
+        if ($r < 80 && !(gen('long') && $r >= 65)) {
+            $t = mt_rand(0, 3) === 0 ? mt_rand(1, 100) / 1000 : mt_rand(100, 3000) / 1000;
+        } else {
+            $t = $r < 80 ? mt_rand(5000, 12000) / 1000 : null;
+        }
+        /* the "handlers" generator: a signal of our own arrives mid-wait */
+        $alarm = gen('handlers') && ($t === null || $t >= 1.5) && mt_rand(0, 3) === 0;
+        if ($alarm) {
+            pcntl_alarm(1);
+        }
+        try {
+            return op('acquire', $label, $t, fn() => $obj->acquire($t), $parts);
+        } finally {
+            if ($alarm) {
+                pcntl_alarm(0);
+            }
+        }
+    } finally {
+        $cur = null;
     }
-    if ($r < 80) {
-        $t = mt_rand(0, 3) === 0 ? mt_rand(1, 100) / 1000 : mt_rand(100, 3000) / 1000;
-        return op('acquire', $label, $t, fn() => $obj->acquire($t));
-    }
-    return op('acquire', $label, null, fn() => $obj->acquire());
 }
 
 /** Acquires and, when held, records the hold. After an exception the object
@@ -185,7 +452,7 @@ function grab(object $obj, string $label): bool
 function take(object $obj, array $parts, string $label): ?string
 {
     try {
-        $ok = grab($obj, $label);
+        $ok = grab($obj, $label, $parts);
     } catch (DistributedLockException | TortureSignal $e) {
         $ok = false;
         if ($obj->isAcquired()) {
@@ -212,6 +479,7 @@ function give(object $obj, ?string $id, string $label): void
     }
     if ($id !== null) {
         rec(['t' => 'end', 'h' => $id, 'how' => $how, 'at' => microtime(true)]);
+        unset($GLOBALS['held'][$id]);
     }
 }
 
@@ -255,7 +523,7 @@ function sc_mutex(): void
     $r = mt_rand(0, 99);
     if ($r < 25) { /* nested hold, inner released, outer goes on */
         try {
-            $inner = grab($l, $res);
+            $inner = grab($l, $res, [[$res, 'X']]);
         } catch (DistributedLockException | TortureSignal $e) {
             $inner = false;
         }
@@ -275,6 +543,7 @@ function sc_mutex(): void
         crit($l, $id, [[$res, 'X']]);
     } elseif ($r < 42) { /* dropped while held: the destructor releases */
         rec(['t' => 'end', 'h' => $id, 'how' => 'dropped', 'at' => microtime(true)]);
+        unset($GLOBALS['held'][$id]);
         $s = microtime(true);
         unset($l);
         rec(['t' => 'op', 'op' => 'drop', 'lock' => $res, 'to' => null, 's' => $s,
@@ -427,6 +696,7 @@ function sc_synchronized(): void
             $id = hold_begin($l, [[$res, 'X']], $s);
             crit($l, $id, [[$res, 'X']]);
             rec(['t' => 'end', 'h' => $id, 'how' => 'synchronized', 'at' => microtime(true)]);
+            unset($GLOBALS['held'][$id]);
             $cb = microtime(true) - $s;
             $GLOBALS['allowThrow'] = true;
             return 1;
@@ -437,7 +707,7 @@ function sc_synchronized(): void
         $GLOBALS['allowThrow'] = false;
         /* the callback's own time is not the call's: it is taken out */
         rec(['t' => 'op', 'op' => 'synchronized', 'lock' => $res, 'to' => $t, 's' => $s,
-             'e' => microtime(true) - $cb, 'r' => $out]);
+             'e' => microtime(true) - $cb, 'e2' => microtime(true), 'r' => $out]);
     }
 }
 
@@ -490,7 +760,7 @@ function sc_wrong_order(): void
     }
     $ib = null;
     try {
-        if (op('acquire', 'm1', 1.0, fn() => $b->acquire(1.0))) {
+        if (op('acquire', 'm1', 1.0, fn() => $b->acquire(1.0), [['m1', 'X']])) {
             $ib = hold_begin($b, [['m1', 'X']], microtime(true));
         }
     } catch (DistributedLockException | TortureSignal $e) {
@@ -500,6 +770,349 @@ function sc_wrong_order(): void
     if ($ib !== null) {
         crit($b, $ib, [['m1', 'X']]);
         give($b, $ib, 'm1');
+    }
+}
+
+/** A forked child that takes a lock of its own ($make builds it) and holds
+ * it $for seconds, confirming; it tells the parent over $sock whether it got
+ * it ("1"/"0"). It ends by exit() or SIGKILL, never returning. */
+function spawn_holder(callable $make, array $parts, float $for): ?array
+{
+    global $pid, $hist, $run, $kids, $cur, $held;
+    $pair = stream_socket_pair(STREAM_PF_UNIX, STREAM_SOCK_STREAM, STREAM_IPPROTO_IP);
+    $parent = $pid;
+    $k = pcntl_fork();
+    if ($k < 0) {
+        return null;
+    }
+    if ($k > 0) {
+        fclose($pair[1]);
+        $kids[$k] = [microtime(true), 'holder'];
+        stream_set_timeout($pair[0], 9);
+        $ok = trim((string) fgets($pair[0])) === '1';
+        fclose($pair[0]);
+        return $ok ? [$k] : null;
+    }
+    fclose($pair[0]);
+    $pid = getmypid();
+    $hist = fopen("$run/hist-$pid.jsonl", 'a');
+    rec(['t' => 'child', 'parent' => $parent, 'why' => 'holder', 'at' => microtime(true)]);
+    $cur = null;
+    $held = [];
+    /* its release completes before it may SIGKILL itself: the hand-over's
+     * start is then its end record */
+    ini_set('dlock.async_release', '0');
+    $ok = false;
+    try {
+        $l = $make();
+        $ok = op('acquire', 'kid-' . preg_replace('/-\d+$/', '', $parts[0][0]), 6.0, fn() => $l->acquire(6.0), $parts);
+    } catch (Throwable $e) {
+    }
+    fwrite($pair[1], $ok ? "1\n" : "0\n");
+    if ($ok) {
+        $id = hold_begin($l, $parts, microtime(true));
+        $until = microtime(true) + $for;
+        while (microtime(true) < $until && confirm($l, $id)) {
+            usleep(150000);
+        }
+        give($l, $id, 'kid');
+    }
+    rec(['t' => 'bye', 'how' => 'child', 'at' => microtime(true)]);
+    if (mt_rand(0, 1)) {
+        posix_kill($pid, SIGKILL);
+    }
+    exit(0);
+}
+
+/** The "handover" generator: hand-overs between processes that the
+ * liveness judge can time. Children (spawn_holder()) hold first, then we
+ * wait with acquire(12):
+ *   semaphore of 2: child 1 holds 9-10 s, child 2 holds 1 s; our lease must
+ *     come when child 2 releases (we queue behind both);
+ *   mutex, write lock, read lock behind a write lock: the child holds 1-2 s.
+ * Half the time a SIGALRM arrives mid-wait and the handler waits, briefly,
+ * on another lock (a name our process holds through another object): the
+ * outer wait must still be woken by the hand-over. */
+function sc_handover(): void
+{
+    global $opts, $root, $pid, $backend, $force, $kids;
+    $k = mt_rand(0, 3);
+    if ($k === 0 && !isset(TORTURE_MIX[$backend]['sc_semaphore'])) {
+        $k = 1;
+    }
+    if ($k >= 2 && !isset(TORTURE_MIX[$backend]['sc_read'])) {
+        $k = 1;
+    }
+    /* names of our own, so that nobody else's holds blur the hand-over */
+    $kidsNow = [];
+    if ($k === 0) {
+        $res = "semh-$pid";
+        $mk = fn() => new DistributedSemaphore("$root/$res", TORTURE_SEM, $opts);
+        $kidsNow[] = spawn_holder($mk, [[$res, 'S']], mt_rand(9000, 10000) / 1000);
+        $kidsNow[] = $kidsNow[0] ? spawn_holder($mk, [[$res, 'S']], 1.0) : null;
+        $l = $mk();
+        $parts = [[$res, 'S']];
+    } elseif ($k === 1) {
+        $res = "ho-$pid";
+        $kidsNow[] = spawn_holder(fn() => new DistributedLock("$root/$res", $opts), [[$res, 'X']],
+            mt_rand(1000, 2000) / 1000);
+        $l = new DistributedLock("$root/$res", $opts);
+        $parts = [[$res, 'X']];
+    } else {
+        $res = "rwh-$pid";
+        $kidsNow[] = spawn_holder(fn() => (new DistributedReadWriteLock("$root/$res", $opts))->writeLock(),
+            [[$res, 'W']], mt_rand(1000, 2000) / 1000);
+        $rw = new DistributedReadWriteLock("$root/$res", $opts);
+        $l = $k === 2 ? $rw->readLock() : $rw->writeLock();
+        $parts = [[$res, $k === 2 ? 'R' : 'W']];
+    }
+    if (in_array(null, $kidsNow, true)) {
+        reap_kids(true);
+        return;
+    }
+    $hv = null;
+    if (gen('handlers') && mt_rand(0, 1)) {
+        $hv = new DistributedLock("$root/hv-$pid", $opts);
+        try {
+            $hv = op('tryAcquire', 'hv', 0.0, fn() => $hv->tryAcquire()) ? $hv : null;
+        } catch (DistributedLockException | TortureSignal $e) {
+            $hv = null;
+        }
+    }
+    $force = $hv !== null;
+    if ($force) {
+        pcntl_alarm(1);
+    }
+    try {
+        $ok = op('acquire', 'handover-' . preg_replace('/-\d+$/', '', $res), 12.0, fn() => $l->acquire(12.0), $parts);
+    } catch (DistributedLockException | TortureSignal $e) {
+        $ok = $l->isAcquired();
+    } finally {
+        pcntl_alarm(0);
+        $force = false;
+    }
+    if ($ok) {
+        $id = hold_begin($l, $parts, microtime(true));
+        crit($l, $id, $parts, true);
+        give($l, $id, "handover-$res");
+    }
+    if ($hv !== null) {
+        try {
+            op('release', 'hv', null, fn() => $hv->release());
+        } catch (DistributedLockException | TortureSignal $e) {
+        }
+    }
+    reap_kids(true);
+}
+
+/** The "many" generator: more than 64 holds on one name in one process
+ * (66 read locks, then our own write lock must be refused; 66 leases of a
+ * semaphore of 66, then one more must be refused). One contender at a time. */
+function sc_many(): void
+{
+    global $opts, $root, $run, $backend;
+    $f = fopen("$run/many.lock", 'c');
+    $rw = null;
+    if (!flock($f, LOCK_EX | LOCK_NB)) {
+        return;
+    }
+    $sem = $backend !== 'postgres' && mt_rand(0, 1) === 0 || $backend === 'postgres' && mt_rand(0, 2) === 0;
+    $got = [];
+    try {
+        for ($i = 0; $i < 66; $i++) {
+            if ($sem) {
+                $o = new DistributedSemaphore("$root/big", TORTURE_BIG, $opts);
+                $parts = [['big', 'S']];
+            } else {
+                $rw = new DistributedReadWriteLock("$root/rwm", $opts);
+                $o = $rw->readLock();
+                $parts = [['rwm', 'R']];
+            }
+            try {
+                $ok = op('acquire', 'many', 2.0, fn() => $o->acquire(2.0), $parts);
+            } catch (DistributedLockException | TortureSignal $e) {
+                $ok = $o->isAcquired();
+            }
+            if (!$ok) {
+                break;
+            }
+            $got[] = [$o, hold_begin($o, $parts, microtime(true)), $rw ?? null];
+        }
+        foreach ($got as [$o, $id]) {
+            confirm($o, $id);
+        }
+        if (count($got) > 64 && $sem && $backend === 'postgres') {
+            /* and two mutexes on the same name (the PostgreSQL semaphore's
+             * slots are other server locks than the name's own): the second
+             * must be refused while the first holds, however many other
+             * holds of that name this process has */
+            $m1 = new DistributedLock("$root/big", $opts);
+            $m2 = new DistributedLock("$root/big", $opts);
+            try {
+                if (op('tryAcquire', 'many-mutex', 0.0, fn() => $m1->tryAcquire(), [['bigx', 'X']])) {
+                    $i1 = hold_begin($m1, [['bigx', 'X']], microtime(true));
+                    if (op('tryAcquire', 'many-mutex', 0.0, fn() => $m2->tryAcquire(), [['bigx', 'X']])) {
+                        $i2 = hold_begin($m2, [['bigx', 'X']], microtime(true));
+                        rec(['t' => 'bad', 'what' => 'a second DistributedLock granted beside the first and '
+                            . count($got) . ' semaphore leases of ours on one name']);
+                        confirm($m1, $i1);
+                        confirm($m2, $i2);
+                        give($m2, $i2, 'many-mutex');
+                    }
+                    give($m1, $i1, 'many-mutex');
+                }
+            } catch (DistributedLockException | TortureSignal $e) {
+            }
+        }
+        if (count($got) > 64) {
+            $o = $sem ? new DistributedSemaphore("$root/big", TORTURE_BIG, $opts)
+                      : (new DistributedReadWriteLock("$root/rwm", $opts))->writeLock();
+            $parts = $sem ? [['big', 'S']] : [['rwm', 'W']];
+            try {
+                $extra = op('tryAcquire', 'many-extra', 0.0, fn() => $o->tryAcquire(), $parts);
+            } catch (DistributedLockException | TortureSignal $e) {
+                $extra = $o->isAcquired();
+            }
+            if ($extra) {
+                $id = hold_begin($o, $parts, microtime(true));
+                rec(['t' => 'bad', 'what' => ($sem ? 'semaphore lease ' . (count($got) + 1) . ' of ' . TORTURE_BIG
+                    : 'write lock') . ' granted beside ' . count($got) . ' holds of ours on one name']);
+                confirm($o, $id);
+                give($o, $id, 'many-extra');
+            }
+        }
+    } finally {
+        foreach (array_reverse($got) as [$o, $id]) {
+            give($o, $id, 'many');
+        }
+        flock($f, LOCK_UN);
+        fclose($f);
+    }
+}
+
+/** A hold of several locks for 2.4-5 s, confirmed every 0.3 s: a hold that
+ * is lost while no fault touched it is what the loss judge reports. */
+function hold_long(array $holds): void
+{
+    for ($n = mt_rand(8, 16); $n > 0 && $holds; $n--) {
+        foreach ($holds as $k => [$l, $id, $res]) {
+            if (!confirm($l, $id)) {
+                unset($holds[$k]);
+                continue;
+            }
+            try {
+                store_write($res, $id, $l->getFencingToken());
+            } catch (DistributedLockException $e) {
+            }
+        }
+        usleep(300000);
+    }
+}
+
+/** The "users" generator: one process, two credentials. Redis: m0 as ACL
+ * user alice and m1 as bob, on the same server, held together past several
+ * leases. MySQL: m0 through a second database of the same server (GET_LOCK
+ * is server-wide, so it is the same lock, and its tokens must stay ordered). */
+function sc_users(): void
+{
+    global $hosts, $root, $opts, $backend;
+    $holds = [];
+    if ($backend === 'redis') {
+        $u = explode(',', (string) getenv('DLOCK_TORTURE_USERS'));
+        foreach ([0, 1] as $i) {
+            $dsn = preg_replace('~^redis://~', "redis://{$u[$i]}@", $hosts);
+            $l = new DistributedLock("$root/m$i", ['dsn' => $dsn] + $opts);
+            $id = take($l, [["m$i", 'X']], "m$i-user$i");
+            if ($id !== null) {
+                $holds[] = [$l, $id, "m$i"];
+            }
+        }
+    } else {
+        $l = new DistributedLock("$root/m0", ['dsn' => getenv('DLOCK_TORTURE_DB2')] + $opts);
+        $id = take($l, [['m0', 'X']], 'm0-db2');
+        if ($id !== null) {
+            $holds[] = [$l, $id, 'm0'];
+        }
+    }
+    hold_long($holds);
+    foreach ($holds as [$l, $id, $res]) {
+        give($l, $id, $res);
+    }
+}
+
+/** The "servers" generator (Redis): a lock on the run's server (lease 1.5 s)
+ * and two on a second server (below) that torture.php stalls now and
+ * then (DEBUG SLEEP, CLIENT PAUSE): renewing the second must never cost the
+ * first its lease, and ending the request while the second is stalled must
+ * take no longer than connect_timeout. */
+function sc_servers(): void
+{
+    global $root, $opts, $pid;
+    /* one lock on the second server held for the rest of the process's
+     * life (lease 30 s, renewed every 10 s: renewals meet the stalls, and
+     * the request end must not wait for them), and one per scenario with a
+     * lease of 3 s (renewed every second) */
+    static $keep = null;
+    if ($keep === null) {
+        $keep = new DistributedLock("$root/bk-$pid", ['dsn' => getenv('DLOCK_TORTURE_REDIS2'), 'lease' => 30] + $opts);
+        if (take($keep, [["b:k$pid", 'X']], 'bk') === null) {
+            $keep = null;
+        }
+    }
+    $b = new DistributedLock("$root/b-$pid", ['dsn' => getenv('DLOCK_TORTURE_REDIS2'), 'lease' => 3] + $opts);
+    $holds = [];
+    $id = take($b, [["b:$pid", 'X']], 'b');
+    if ($id !== null) {
+        $holds[] = [$b, $id, "b:$pid"];
+    }
+    $n = 'm' . mt_rand(0, 1);
+    $a = new DistributedLock("$root/$n", $opts);
+    $id = take($a, [[$n, 'X']], $n);
+    if ($id !== null) {
+        $holds[] = [$a, $id, $n];
+    }
+    hold_long($holds);
+    if ($holds && mt_rand(0, 5) === 0) { /* the request ends while holding */
+        rec(['t' => 'bye', 'how' => 'exit', 'at' => microtime(true)]);
+        exit(0);
+    }
+    foreach ($holds as [$l, $id, $res]) {
+        give($l, $id, $res);
+    }
+}
+
+/** The "mixed" generator (Redis): other kinds and formats on the mutexes'
+ * names: a read lock, a write lock, a symfony- or laravel-format mutex on
+ * m0/m1, beside the redisson-format mutexes of the other scenarios. Each
+ * must exclude or wait, never fail with a server type error. */
+function sc_mixed(): void
+{
+    global $root, $opts;
+    $n = 'm' . mt_rand(0, 1);
+    $k = mt_rand(0, 3);
+    $l = match ($k) {
+        0 => (new DistributedReadWriteLock("$root/$n", $opts))->readLock(),
+        1 => (new DistributedReadWriteLock("$root/$n", $opts))->writeLock(),
+        2 => new DistributedLock("$root/$n", ['format' => 'symfony'] + $opts),
+        default => new DistributedLock("$root/$n", ['format' => 'laravel'] + $opts),
+    };
+    $kind = $k === 0 ? 'R' : ($k === 1 ? 'W' : 'X');
+    try {
+        if (mt_rand(0, 4) === 0) {
+            op('participants', $n, null, fn() => $k < 2 ? DistributedReadWriteLock::participants("$root/$n", $opts)
+                                                        : DistributedLock::participants("$root/$n", $opts));
+        }
+        $ok = grab($l, "$n-mixed$k", [[$n, $kind]]);
+    } catch (DistributedLockException | TortureSignal $e) {
+        if (str_contains($e->getMessage(), 'WRONGTYPE')) {
+            rec(['t' => 'bad', 'what' => "mixed kind $k on $n: " . $e->getMessage()]);
+        }
+        $ok = $l->isAcquired();
+    }
+    if ($ok) {
+        $id = hold_begin($l, [[$n, $kind]], microtime(true));
+        crit($l, $id, [[$n, $kind]]);
+        give($l, $id, "$n-mixed$k");
     }
 }
 
@@ -520,7 +1133,24 @@ const TORTURE_MIX = [
                 'sc_wrong_order' => 8, 'sc_participants' => 3],
 ];
 $mix = TORTURE_MIX[$backend];
+/* the generators of this round, each one switchable (DLOCK_TORTURE_SKIP) */
+if (gen('many') && $backend !== 'mysql') {
+    $mix['sc_many'] = 3;
+}
+if (gen('users') && ($backend === 'redis' && getenv('DLOCK_TORTURE_USERS') || $backend === 'mysql' && getenv('DLOCK_TORTURE_DB2'))) {
+    $mix['sc_users'] = 5;
+}
+if (gen('servers') && $backend === 'redis' && getenv('DLOCK_TORTURE_REDIS2')) {
+    $mix['sc_servers'] = 5;
+}
+if (gen('handover') && gen('fork')) {
+    $mix['sc_handover'] = 8;
+}
+if (gen('mixed') && $backend === 'redis') {
+    $mix['sc_mixed'] = 6;
+}
 $scenarios = $mix;
+$held = [];
 $total = array_sum($scenarios);
 $n = 0;
 /* A SQL server that is down refuses connections at once, and every call
@@ -548,9 +1178,11 @@ while (microtime(true) < $deadline) {
         usleep(20000);
     }
     $refused = false;
+    reap_kids(false);
     if (++$n % 10 === 0) {
         gc_collect_cycles();
         rec(['t' => 'mem', 'n' => $n, 'm' => memory_get_usage()]);
     }
 }
+reap_kids(true);
 rec(['t' => 'bye', 'how' => 'deadline', 'at' => microtime(true)]);

@@ -34,16 +34,25 @@
 require __DIR__ . '/check.php';
 
 [, $run, $seed, $seconds, $k, $mode, $direct, $proxied, $control, $zksh, $base] = $argv;
+$base2 = (int) ($argv[11] ?? 0); /* redis: a second server (the "servers" generator), 0: none */
 $seed = (int) $seed;
 $k = (int) $k;
 mt_srand($seed);
 $start = microtime(true);
 $end = $start + (float) $seconds;
 $php = escapeshellarg(PHP_BINARY) . ' -n -d ' . escapeshellarg('extension=' . getenv('DLOCK_SO'))
-     . ' -d dlock.max_wait=' . TORTURE_CAP;
+     . ' -d extension=posix -d dlock.max_wait=' . TORTURE_CAP;
 $root = "/torture-$seed";
 $hang = torture_max_bound($mode) + 25.0; /* no call lasts longer */
 file_put_contents("$run/mode", "$mode\n"); /* check.php's bounds depend on it */
+file_put_contents("$run/skip", (string) getenv('DLOCK_TORTURE_SKIP')); /* the judges read it too */
+$lastTick = microtime(true); /* the scheduler's previous tick: a contender seen running then */
+
+/** Whether generator $g runs (DLOCK_TORTURE_SKIP lists those left out). */
+function gen(string $g): bool
+{
+    return !in_array($g, array_map('trim', explode(',', (string) getenv('DLOCK_TORTURE_SKIP'))), true);
+}
 
 function flog(string $file, array $r): void
 {
@@ -117,7 +126,9 @@ function reap(bool $respawn): void
         if (!$ok) {
             $how .= '; stderr: ' . substr(trim((string) @file_get_contents($GLOBALS['run'] . "/c$c[n].err")), -600);
         }
-        flog('exits.jsonl', ['pid' => $c['pid'], 'ok' => $ok, 'how' => $how]);
+        /* seen: the last tick at which it was still running (its exit lies in seen..at) */
+        flog('exits.jsonl', ['pid' => $c['pid'], 'ok' => $ok, 'how' => $how, 'at' => microtime(true),
+                             'seen' => $GLOBALS['lastTick'], 'killed' => $c['killed']]);
         unset($slots[$slot]);
         if ($respawn && microtime(true) < $end - 2.0) {
             spawn($slot);
@@ -165,6 +176,15 @@ function proxy(string $cmd): void
     }
 }
 
+/** A contender that runs and has installed its signal handlers (they come
+ * right after its history file: a signal before them would kill it). */
+function signalable(array $c): bool
+{
+    global $run;
+    return !$c['stopped'] && !$c['killed'] && microtime(true) - $c['since'] > 1.0
+        && is_file("$run/hist-$c[pid].jsonl");
+}
+
 /** Runs scripts/zk.sh in the background; returns the process. */
 function zk(string ...$args)
 {
@@ -177,22 +197,128 @@ function zk(string ...$args)
 
 /** One command to the Redis server (BASE_PORT) in raw RESP: torture.php runs
  * with php -n, without php-redis. Errors throw RuntimeException. */
-function resp(array $args)
+function resp(array $args, ?int $port = null)
 {
-    static $s = null;
+    static $conns = [];
     global $base;
-    if ($s === null) {
-        if (!($s = @stream_socket_client("tcp://127.0.0.1:$base", $errno, $errstr, 5))) {
-            throw new RuntimeException("cannot reach Redis on $base: $errstr");
+    $port ??= (int) $base;
+    $s = $conns[$port] ?? null;
+    if ($s === null || feof($s)) {
+        if (!($s = @stream_socket_client("tcp://127.0.0.1:$port", $errno, $errstr, 5))) {
+            throw new RuntimeException("cannot reach Redis on $port: $errstr");
         }
         stream_set_timeout($s, 10);
+        $conns[$port] = $s;
+    }
+    $cmd = '*' . count($args) . "\r\n";
+    foreach ($args as $a) {
+        $cmd .= '$' . strlen((string) $a) . "\r\n$a\r\n";
+    }
+    try {
+        fwrite($s, $cmd);
+        return resp_read($s);
+    } catch (RuntimeException $e) {
+        if (!str_starts_with($e->getMessage(), 'Redis: ') || str_contains($e->getMessage(), 'reply')) {
+            fclose($s);
+            unset($conns[$port]); /* a broken connection is not reused */
+        }
+        throw $e;
+    }
+}
+
+/** Sends one command to the Redis on $port on a connection of its own and
+ * does not wait for the answer (DEBUG SLEEP blocks the server); the
+ * connection is closed a little later by redis_fire_close(). */
+function redis_fire(int $port, array $args): void
+{
+    global $fired;
+    if (!($s = @stream_socket_client("tcp://127.0.0.1:$port", $errno, $errstr, 2))) {
+        return;
     }
     $cmd = '*' . count($args) . "\r\n";
     foreach ($args as $a) {
         $cmd .= '$' . strlen((string) $a) . "\r\n$a\r\n";
     }
     fwrite($s, $cmd);
-    return resp_read($s);
+    $fired[] = [microtime(true) + 10.0, $s];
+}
+
+function redis_fire_close(bool $all = false): void
+{
+    global $fired;
+    foreach ($fired ?? [] as $i => [$due, $s]) {
+        if ($all || microtime(true) >= $due) {
+            fclose($s);
+            unset($fired[$i]);
+        }
+    }
+}
+
+/** The "users" generator's two ACL users (alice, bob) on the run's Redis;
+ * ACL users do not survive a restart, so this runs after each one. */
+function redis_users(): void
+{
+    global $mode;
+    if ($mode !== 'redis' || !gen('users')) {
+        return;
+    }
+    try {
+        /* each may touch only its own lock's keys (m0: alice, m1: bob), so
+         * renewing one's lease with the other's credentials is refused */
+        foreach (['alice' => ['pa', 'm0'], 'bob' => ['pb', 'm1']] as $u => [$pw, $n]) {
+            resp(['ACL', 'SETUSER', $u, 'reset', 'on', ">$pw", "~*/$n*", '&*', '+@all']);
+        }
+    } catch (RuntimeException $e) {
+        say('ACL SETUSER failed: ' . $e->getMessage());
+    }
+}
+
+/** The "redis-faults" generator: FLUSHALL, the eviction of one of dlock's
+ * keys of this run (a DEL, as allkeys-* eviction would: a lock hash, a
+ * queue, a heartbeat or the fencing counter), CLIENT PAUSE of every client,
+ * DEBUG SLEEP of the whole server. The "servers" generator stalls the second
+ * server the same two ways ("b-pause", "b-sleep"). */
+function redis_fault(string $kind, float $t): void
+{
+    global $base, $base2, $root;
+    try {
+        switch ($kind) {
+            case 'flushall':
+                resp(['FLUSHALL']);
+                say('FLUSHALL');
+                flog('faults.jsonl', ['f' => $kind, 's' => $t]);
+                return;
+            case 'evict':
+                $keys = resp(['KEYS', "*$root*"]);
+                if (!$keys) {
+                    return;
+                }
+                $key = $keys[mt_rand(0, count($keys) - 1)];
+                resp(['DEL', $key]);
+                say("evicted $key");
+                flog('faults.jsonl', ['f' => $kind, 's' => $t, 'key' => $key]);
+                return;
+            case 'cpause':
+            case 'b-pause':
+                $d = mt_rand(200, 3000);
+                resp(['CLIENT', 'PAUSE', $d, 'ALL'], $kind === 'cpause' ? (int) $base : $base2);
+                say("$kind $d ms");
+                flog('faults.jsonl', ['f' => $kind, 's' => $t, 'e' => $t + $d / 1000]);
+                return;
+            case 'dsleep':
+            case 'b-sleep':
+                /* the second server sleeps up to 12 s: longer than a request
+                 * end may take (2 connect_timeouts + slack), so a shutdown
+                 * that waits for a renewal stuck there is seen */
+                $d = mt_rand(200, $kind === 'dsleep' ? 3000 : 12000) / 1000;
+                redis_fire($kind === 'dsleep' ? (int) $base : $base2, ['DEBUG', 'SLEEP', sprintf('%.3f', $d)]);
+                say("$kind $d s");
+                flog('faults.jsonl', ['f' => $kind, 's' => $t, 'e' => $t + $d]);
+                return;
+        }
+    } catch (RuntimeException $e) {
+        say("$kind failed: " . $e->getMessage());
+    }
 }
 
 function resp_read($s)
@@ -504,7 +630,7 @@ function after(float $s, callable $f): void
 function pick_running(): ?int
 {
     global $slots;
-    $live = array_keys(array_filter($slots, fn($c) => !$c['stopped'] && !$c['killed']));
+    $live = array_keys(array_filter($slots, 'signalable'));
     return $live ? $live[mt_rand(0, count($live) - 1)] : null;
 }
 
@@ -516,6 +642,17 @@ function fault(): void
     if ($mode === 'postgres' || $mode === 'mysql') {
         $kinds['session'] = 14;
     }
+    if ($mode === 'redis' && gen('redis-faults')) {
+        $kinds += ['flushall' => 3, 'evict' => 6, 'cpause' => 5, 'dsleep' => 5];
+    }
+    /* the "calm" generator: the last 12 s of every 30 s bring signals only
+     * (whose handlers use locks, fork and exit: none of it excuses a late
+     * hand-over or a lost hold), so the liveness and loss judges, which
+     * excuse what the other faults touch, have stretches to judge */
+    global $start;
+    if (gen('calm') && fmod(microtime(true) - $start, 30.0) >= 18.0) {
+        $kinds = ['signal' => 1];
+    }
     $pick = mt_rand(1, array_sum($kinds));
     foreach ($kinds as $kind => $w) {
         if (($pick -= $w) <= 0) {
@@ -524,6 +661,12 @@ function fault(): void
     }
     $t = microtime(true);
     switch ($kind) {
+        case 'flushall':
+        case 'evict':
+        case 'cpause':
+        case 'dsleep':
+            redis_fault($kind, $t);
+            return;
         case 'pause':
             if (($slot = pick_running()) === null) {
                 return;
@@ -556,10 +699,14 @@ function fault(): void
             if (($slot = pick_running()) === null) {
                 return;
             }
-            for ($i = mt_rand(1, 3); $i > 0; $i--) {
-                proc_terminate($slots[$slot]['proc'], SIGUSR1);
+            /* in a calm phase, every running contender gets one */
+            $to = count($kinds) === 1 ? array_keys(array_filter($slots, 'signalable')) : [$slot];
+            foreach ($to as $slot) {
+                for ($i = mt_rand(1, 3); $i > 0; $i--) {
+                    proc_terminate($slots[$slot]['proc'], SIGUSR1);
+                }
+                flog('faults.jsonl', ['f' => 'signal', 'pid' => $slots[$slot]['pid'], 's' => $t]);
             }
-            flog('faults.jsonl', ['f' => 'signal', 'pid' => $slots[$slot]['pid'], 's' => $t]);
             return;
         case 'server':
             if ($server !== null) {
@@ -607,7 +754,8 @@ function fault(): void
             $d = mt_rand(300, 4000);
             proxy("stall $d");
             say("network stall $d ms");
-            break;
+            flog('faults.jsonl', ['f' => $kind, 's' => $t, 'e' => $t + $d / 1000]);
+            return;
         case 'drop':
         case 'halfclose':
             proxy($kind);
@@ -621,12 +769,13 @@ function fault(): void
             proxy("delay $d");
             $delayOn = true;
             say("network delay $d ms");
-            after(mt_rand(1000, 3000) / 1000, function () {
+            after(mt_rand(1000, 3000) / 1000, function () use ($t, $d) {
                 global $delayOn;
                 proxy('clear');
                 $delayOn = false;
+                flog('faults.jsonl', ['f' => 'delay', 's' => $t, 'e' => microtime(true) + $d / 1000]);
             });
-            break;
+            return;
     }
     flog('faults.jsonl', ['f' => $kind, 's' => $t]);
 }
@@ -648,6 +797,8 @@ function server_step(): void
     }
     $server = null;
     $serverDown = false;
+    flog('faults.jsonl', ['f' => 'up', 's' => microtime(true)]); /* ends the server fault's window */
+    redis_users();
 }
 
 function run_events(bool $all = false): void
@@ -662,12 +813,37 @@ function run_events(bool $all = false): void
     }
 }
 
+redis_users();
+if ($mode === 'redis') {
+    putenv('DLOCK_TORTURE_USERS=alice:pa,bob:pb');
+    if ($base2) {
+        putenv("DLOCK_TORTURE_REDIS2=redis://127.0.0.1:$base2");
+    }
+}
+if ($mode === 'mysql' && gen('users')) { /* a second database on the same server */
+    exec("timeout 10 mariadb --no-defaults --connect-timeout=3 -h 127.0.0.1 -P $base -u root -N -B -e "
+        . escapeshellarg("CREATE DATABASE IF NOT EXISTS dlock2; GRANT ALL ON dlock2.* TO 'dlock'@'%'")
+        . ' 2>&1', $o, $rc);
+    if ($rc === 0) {
+        putenv('DLOCK_TORTURE_DB2=' . preg_replace('~/dlock$~', '/dlock2', $direct));
+    } else {
+        say('cannot create the second database: ' . implode(' ', $o));
+    }
+}
 for ($i = 0; $i < $k; $i++) {
     spawn($i);
 }
 $next = microtime(true) + 1.0;
+$nextB = microtime(true) + 2.0;
 while (microtime(true) < $end) {
+    $t0 = microtime(true);
     reap(true);
+    $lastTick = $t0;
+    redis_fire_close();
+    if ($base2 && gen('servers') && microtime(true) >= $nextB) {
+        redis_fault(mt_rand(0, 1) ? 'b-sleep' : 'b-pause', microtime(true));
+        $nextB = microtime(true) + mt_rand(2000, 7000) / 1000;
+    }
     run_events();
     server_step();
     watchdog();
@@ -693,9 +869,12 @@ foreach ($slots as $slot => $c) {
 }
 $until = microtime(true) + $hang;
 while ($slots && microtime(true) < $until) {
+    $t0 = microtime(true);
     reap(false);
+    $lastTick = $t0;
     usleep(50000);
 }
+redis_fire_close(true);
 foreach ($slots as $c) {
     $bt = shell_exec("timeout 60 gdb -p $c[pid] -batch -ex 'thread apply all bt' 2>&1");
     file_put_contents("$run/hang-$c[pid].txt", $bt);
