@@ -185,14 +185,13 @@ static int lock_decide_grant(dlock_lock *l, const char *grant, const dlock_entry
 	return DLOCK_OK;
 }
 
-/* Where to wait when we may not hold: the verdict's node, except that a
- * semaphore never watches a lease this process holds (it would not go while
- * we wait) but the first other node ahead. With no_self_wait, a wait that
- * depends on our own node is refused: for the exclusive kinds and reads any
- * own node ahead of us (every node between it and us waits for it), for a
- * semaphore only when every node ahead is ours. */
+/* Checks the wait against this process's own holds. With no_self_wait, a
+ * wait that depends on our own node is refused: for the exclusive kinds and
+ * reads any own node ahead of us (every node between it and us waits for
+ * it), for a semaphore only when every node ahead is ours (a head waiter
+ * watches every lease, so another process's lease going is enough). */
 static int lock_choose_watch(dlock_lock *l, const dlock_acquire_opts *o, const dlock_entry *q,
-                             size_t me, dlock_verdict *v, dlock_err *err)
+                             size_t me, dlock_err *err)
 {
 	size_t i;
 	int own_ahead = 0;
@@ -204,13 +203,8 @@ static int lock_choose_watch(dlock_lock *l, const dlock_acquire_opts *o, const d
 		return DLOCK_OK;
 	}
 	if (l->kind == DLOCK_KIND_SEMAPHORE) {
-		if (!registry_owns(l, o->cfg->hosts, q[v->watch].name)) {
-			return DLOCK_OK;
-		}
 		for (i = 0; i < me; i++) {
 			if (!registry_owns(l, o->cfg->hosts, q[i].name)) {
-				v->watch = i;
-				v->sure = 0;
 				return DLOCK_OK;
 			}
 		}
@@ -294,23 +288,28 @@ static int lock_look(dlock_lock *l, const dlock_acquire_opts *o, int64_t cdl,
 	}
 	v = dlock_rule_decide(l->kind, l->max_leases, q, n, me);
 	*holds = v.holds;
-	free(l->watch);
-	l->watch = NULL;
+	dlock_hold_unwatch(l);
 	if (!v.holds) {
-		size_t len;
-
-		rc = lock_choose_watch(l, o, q, me, &v, err);
+		rc = lock_choose_watch(l, o, q, me, err);
 		if (rc != DLOCK_OK) {
 			goto done;
 		}
 		*sure = v.sure;
-		len = strlen(l->path) + strlen(q[v.watch].name) + 2;
-		l->watch = malloc(len);
-		if (!l->watch) {
+		l->waited = 1;
+		l->watch = calloc(v.nwatch, sizeof(*l->watch));
+		for (i = 0; l->watch && i < v.nwatch; i++) {
+			size_t len = strlen(l->path) + strlen(q[v.watch + i].name) + 2;
+
+			if (!(l->watch[i] = malloc(len))) {
+				break;
+			}
+			snprintf(l->watch[i], len, "%s/%s", l->path, q[v.watch + i].name);
+			l->nwatch = i + 1;
+		}
+		if (!l->watch || l->nwatch != v.nwatch) {
 			rc = dlock_err_set(err, DLOCK_ENOMEM, 0, "out of memory");
 			goto done;
 		}
-		snprintf(l->watch, len, "%s/%s", l->path, q[v.watch].name);
 	}
 done:
 	free(q);
@@ -318,27 +317,68 @@ done:
 	return rc;
 }
 
-/* Sets a data watch on l->watch. Returns DLOCK_OK with *zrc the server's code
- * (ZOK: armed; ZNONODE: already gone), or why the call failed. */
-static int lock_arm(dlock_lock *l, void *ctx, int64_t cdl, const dlock_interrupt *intr, int *zrc,
-                    dlock_err *err)
+/* Arms a data watch on every node of l->watch (the requests pipelined) and,
+ * when all are armed, waits until one of them fires. Returns DLOCK_OK with
+ * *zrc the first code that was not ZOK (ZNONODE: a node is already gone;
+ * nothing was waited for), or ZOK and *type the event that ended the wait;
+ * or why a call or the wait failed. */
+static int lock_watch_wait(dlock_lock *l, const dlock_acquire_opts *o, int64_t deadline, int *zrc,
+                           int *type, dlock_err *err)
 {
-	dlock_call *c;
-	int rc;
-	int64_t sent = dlock_now_ms();
+	size_t n = l->nwatch, i;
+	dlock_watch **w = calloc(n, sizeof(*w));
+	dlock_call **c = calloc(n, sizeof(*c));
+	uint64_t *mark = calloc(n, sizeof(*mark));
+	int64_t sent = dlock_now_ms(), cdl = call_deadline(deadline);
+	int rc = DLOCK_OK;
 
+	*zrc = ZOK;
+	if (!w || !c || !mark) {
+		rc = dlock_err_set(err, DLOCK_ENOMEM, 0, "out of memory");
+		goto done;
+	}
+	for (i = 0; i < n; i++) {
+		if (!(w[i] = dlock_session_watch_get(l->sess, l->watch[i]))) {
+			rc = dlock_err_set(err, DLOCK_ENOMEM, 0, "out of memory");
+			goto done;
+		}
+		mark[i] = dlock_session_watch_mark(l->sess, w[i]);
+	}
 	if (dlock_fault_hit(DLOCK_FAULT_WATCH_CONNLOSS)) {
 		*zrc = ZCONNECTIONLOSS;
-		return DLOCK_OK;
+		goto done;
 	}
-	c = dlock_call_watch(l->sess, l->watch, dlock_session_watcher, ctx);
-	rc = dlock_call_wait(c, cdl, intr);
-	*zrc = c ? c->rc : 0;
-	if (rc == DLOCK_OK && *zrc == ZOK) {
-		l->confirmed_at = sent; /* what the watch reports is at least this fresh */
+	for (i = 0; i < n; i++) {
+		c[i] = dlock_call_watch(l->sess, w[i]);
 	}
-	dlock_call_release(c);
-	return rc == DLOCK_OK ? rc : dlock_call_failed(rc, "watching", l->watch, err);
+	for (i = 0; i < n && rc == DLOCK_OK; i++) {
+		rc = dlock_call_wait(c[i], cdl, o->intr);
+		if (rc != DLOCK_OK) {
+			rc = dlock_call_failed(rc, "watching", l->watch[i], err);
+		} else if (c[i]->rc != ZOK && (*zrc == ZOK || *zrc == ZNONODE)) {
+			*zrc = c[i]->rc; /* any other failure says more than a node gone */
+		}
+	}
+	if (rc != DLOCK_OK || *zrc != ZOK) {
+		goto done;
+	}
+	l->confirmed_at = sent; /* what the watches report is at least this fresh */
+	rc = dlock_session_wait_watches(l->sess, w, mark, n, deadline, o->intr, type);
+	if (rc == DLOCK_ESESSION) {
+		rc = dlock_err_set(err, rc, ZSESSIONEXPIRED, "session expired while waiting for %.128s",
+		                   l->path);
+	}
+done:
+	for (i = 0; c && i < n; i++) {
+		dlock_call_release(c[i]);
+	}
+	for (i = 0; w && i < n; i++) {
+		dlock_session_watch_put(l->sess, w[i]);
+	}
+	free(w);
+	free(c);
+	free(mark);
+	return rc;
 }
 
 /* Waits until our node may hold. Returns DLOCK_OK when it may. */
@@ -347,7 +387,6 @@ static int lock_wait_turn(dlock_lock *l, const dlock_acquire_opts *o, int64_t de
 {
 	int64_t cdl = call_deadline(deadline);
 	int rc, holds = 0, sure = 0, zrc, type = 0;
-	void *ctx;
 
 	for (;;) {
 		rc = lock_look(l, o, cdl, first, &holds, &sure, err);
@@ -363,24 +402,10 @@ static int lock_wait_turn(dlock_lock *l, const dlock_acquire_opts *o, int64_t de
 		if (o->timeout_ms == 0) {
 			return DLOCK_ETIMEDOUT;
 		}
-		do { /* a data change leaves the node in place: watch it again */
-			ctx = dlock_session_arm(l->sess);
-			rc = lock_arm(l, ctx, cdl, o->intr, &zrc, err);
-			if (rc != DLOCK_OK) {
-				return rc;
-			}
-			if (zrc != ZOK) {
-				break;
-			}
-			rc = dlock_session_wait(l->sess, ctx, deadline, o->intr, &type);
-			if (rc == DLOCK_ESESSION) {
-				return dlock_err_set(err, rc, ZSESSIONEXPIRED,
-				                     "session expired while waiting for %.128s", l->path);
-			}
-			if (rc != DLOCK_OK) {
-				return rc;
-			}
-		} while (type == ZOO_CHANGED_EVENT);
+		rc = lock_watch_wait(l, o, deadline, &zrc, &type, err);
+		if (rc != DLOCK_OK) {
+			return rc;
+		}
 		if (zrc == ZNONODE) {
 			continue; /* already gone: look again */
 		}
@@ -393,10 +418,34 @@ static int lock_wait_turn(dlock_lock *l, const dlock_acquire_opts *o, int64_t de
 		}
 		if (zrc != ZOK) {
 			return dlock_err_set(err, dlock_err_from_zk(zrc), zrc, "cannot watch %.128s: %s",
-			                     l->watch, zerror(zrc));
+			                     l->watch[0], zerror(zrc));
 		}
 		if (type == ZOO_DELETED_EVENT && sure) {
 			return DLOCK_OK; /* nothing else can be ahead: no need to list again */
+		}
+		/* deleted, or changed (a semaphore waiter ahead was granted): look again */
+	}
+}
+
+/* A semaphore waiter granted after it was seen waiting tells the waiter
+ * behind it, which watches only this node, that it may now be the head: a
+ * setData of the node's own data (its CHANGED event). Best effort within
+ * connect_timeout: a connection loss is ridden out and the touch sent again;
+ * if it still cannot be made, the waiter behind learns of its turn when this
+ * node goes (released, or with its session). */
+static void lock_touch(dlock_lock *l, const dlock_acquire_opts *o)
+{
+	int64_t deadline = dlock_hold_own_deadline(l->sess);
+	int tries;
+
+	for (tries = 0; tries < 3; tries++) {
+		dlock_call *c = dlock_call_set(l->sess, l->node, o->data, o->data_len);
+		int rc = dlock_call_wait(c, deadline, NULL), zrc = c ? c->rc : ZOK;
+
+		dlock_call_release(c);
+		if (rc != DLOCK_OK || !dlock_call_unknown(zrc) ||
+		    dlock_session_wait_connected(l->sess, deadline, NULL) != DLOCK_OK) {
+			return;
 		}
 	}
 }
@@ -486,6 +535,7 @@ int dlock_lock_acquire(dlock_lock *l, const dlock_acquire_opts *o, dlock_err *er
 		struct String_vector first = {0, NULL};
 		dlock_session *s = NULL;
 
+		l->waited = 0;
 		rc = dlock_pool_get(o->cfg, o->intr, &s, err);
 		if (rc != DLOCK_OK) {
 			return rc;
@@ -504,8 +554,10 @@ int dlock_lock_acquire(dlock_lock *l, const dlock_acquire_opts *o, dlock_err *er
 			rc = lock_certify(l, deadline, o->intr, err);
 		}
 		if (rc == DLOCK_OK) {
-			free(l->watch);
-			l->watch = NULL;
+			dlock_hold_unwatch(l);
+			if (l->kind == DLOCK_KIND_SEMAPHORE && l->waited) {
+				lock_touch(l, o);
+			}
 			lock_register(l);
 			return DLOCK_OK;
 		}
