@@ -1,7 +1,28 @@
 /* dlock_lock.c: getting a hold: the queue lock recipe over the session pool,
  * with reentrancy, downgrades and the self-wait guard. Every ZooKeeper request is sent from the
  * caller's thread and waited for with a deadline (dlock_call); waiting for a turn is on the
- * session's condition, signalled by the one watched node. */
+ * session's condition, signalled by the watched nodes (each waiter sees its own events, see
+ * dlock_session_wait_watches).
+ *
+ * Semaphores (max_leases N): the first N nodes of the queue hold. Watching the node N places
+ * ahead (the old rule) misses a lease freed anywhere else ahead. Instead:
+ * - the head (the first waiter, index N) watches every holder: any lease freed is its lease,
+ *   so a deletion alone grants it (nothing can come ahead; nothing else ahead can go);
+ * - every later waiter watches only the node just ahead of it, its predecessor. A waiter
+ *   becomes the head exactly when its predecessor stops waiting: it was granted (its index
+ *   fell below N, and ours to N) or it went (released, gave up, or its session died);
+ * - a node that may have been seen waiting (it once did not hold, or had nodes behind it in
+ *   the listing that granted it) is "touched" when granted: a setData of its own data, whose
+ *   CHANGED event wakes the waiter behind it, which looks again and finds itself head. A
+ *   touch that landed before that waiter's watch shows in the watch reply's data version,
+ *   which only a touch raises, so the waiter looks again at once.
+ * A release therefore wakes the head only, and the head's grant wakes the one waiter behind
+ * it (herd-free: one wake-up per event, never a broadcast). Holder order, waiters that time
+ * out or are interrupted (their delete wakes the one behind) and sessions that die (the node
+ * goes with it) all end in a delete or a touch the right waiter watches. One gap is left: a
+ * process that dies between its grant and its touch leaves the waiter behind it unaware that
+ * it became the head until that node goes with its session (a lease freed meanwhile waits
+ * for that). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -289,13 +310,15 @@ static int lock_look(dlock_lock *l, const dlock_acquire_opts *o, int64_t cdl,
 	v = dlock_rule_decide(l->kind, l->max_leases, q, n, me);
 	*holds = v.holds;
 	dlock_hold_unwatch(l);
+	if (me + 1 < n || !v.holds) {
+		l->touch = 1; /* someone may have seen us waiting, or will */
+	}
 	if (!v.holds) {
 		rc = lock_choose_watch(l, o, q, me, err);
 		if (rc != DLOCK_OK) {
 			goto done;
 		}
 		*sure = v.sure;
-		l->waited = 1;
 		l->watch = calloc(v.nwatch, sizeof(*l->watch));
 		for (i = 0; l->watch && i < v.nwatch; i++) {
 			size_t len = strlen(l->path) + strlen(q[v.watch + i].name) + 2;
@@ -320,10 +343,12 @@ done:
 /* Arms a data watch on every node of l->watch (the requests pipelined) and,
  * when all are armed, waits until one of them fires. Returns DLOCK_OK with
  * *zrc the first code that was not ZOK (ZNONODE: a node is already gone;
- * nothing was waited for), or ZOK and *type the event that ended the wait;
- * or why a call or the wait failed. */
-static int lock_watch_wait(dlock_lock *l, const dlock_acquire_opts *o, int64_t deadline, int *zrc,
-                           int *type, dlock_err *err)
+ * nothing was waited for), or ZOK and *type the event that ended the wait
+ * (ZOO_CHANGED_EVENT without waiting when a semaphore waiter's predecessor
+ * was touched already: it holds, look again); or why a call or the wait
+ * failed. */
+static int lock_watch_wait(dlock_lock *l, const dlock_acquire_opts *o, int64_t deadline, int sure,
+                           int *zrc, int *type, dlock_err *err)
 {
 	size_t n = l->nwatch, i;
 	dlock_watch **w = calloc(n, sizeof(*w));
@@ -363,6 +388,10 @@ static int lock_watch_wait(dlock_lock *l, const dlock_acquire_opts *o, int64_t d
 		goto done;
 	}
 	l->confirmed_at = sent; /* what the watches report is at least this fresh */
+	if (l->kind == DLOCK_KIND_SEMAPHORE && !sure && c[0]->stat.version > 0) {
+		*type = ZOO_CHANGED_EVENT; /* touched before our watch: granted since we looked */
+		goto done;
+	}
 	rc = dlock_session_wait_watches(l->sess, w, mark, n, deadline, o->intr, type);
 	if (rc == DLOCK_ESESSION) {
 		rc = dlock_err_set(err, rc, ZSESSIONEXPIRED, "session expired while waiting for %.128s",
@@ -402,7 +431,7 @@ static int lock_wait_turn(dlock_lock *l, const dlock_acquire_opts *o, int64_t de
 		if (o->timeout_ms == 0) {
 			return DLOCK_ETIMEDOUT;
 		}
-		rc = lock_watch_wait(l, o, deadline, &zrc, &type, err);
+		rc = lock_watch_wait(l, o, deadline, sure, &zrc, &type, err);
 		if (rc != DLOCK_OK) {
 			return rc;
 		}
@@ -535,7 +564,7 @@ int dlock_lock_acquire(dlock_lock *l, const dlock_acquire_opts *o, dlock_err *er
 		struct String_vector first = {0, NULL};
 		dlock_session *s = NULL;
 
-		l->waited = 0;
+		l->touch = 0;
 		rc = dlock_pool_get(o->cfg, o->intr, &s, err);
 		if (rc != DLOCK_OK) {
 			return rc;
@@ -555,7 +584,7 @@ int dlock_lock_acquire(dlock_lock *l, const dlock_acquire_opts *o, dlock_err *er
 		}
 		if (rc == DLOCK_OK) {
 			dlock_hold_unwatch(l);
-			if (l->kind == DLOCK_KIND_SEMAPHORE && l->waited) {
+			if (l->kind == DLOCK_KIND_SEMAPHORE && l->touch) {
 				lock_touch(l, o);
 			}
 			lock_register(l);

@@ -15,8 +15,8 @@ struct dlock_lock {
 	char *node;                    /* our node's full path while queued or held (owned) */
 	char **watch;                  /* the nodes to watch while waiting (owned), nwatch of them */
 	size_t nwatch;                 /* entries of watch */
-	int waited;                    /* this attempt was once seen not holding (semaphores
-	                                  then touch their node when granted: dlock_lock.c) */
+	int touch;                     /* a semaphore waiter may watch our node: touch it when
+	                                  granted (see dlock_lock.c) */
 	char *hosts;                   /* hosts of the session while it has a node (owned) */
 	char guid[DLOCK_GUID_LEN + 1]; /* this attempt's GUID, in the node name */
 	dlock_session *sess;           /* reference while node != NULL */
