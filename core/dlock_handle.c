@@ -67,13 +67,13 @@ void dlock_handle_free(dlock_handle *h)
  * (fine: it nests) or on the same one, which every backend would mistake for
  * a second attempt of a fresh object (ZooKeeper took the queued node for a
  * fork parent's hold and forgot it). Entries live on the acquiring frames'
- * stacks; the glue calls in from the PHP thread only (NTS builds). */
+ * stacks; per thread, as a handler runs on the thread it interrupted. */
 typedef struct handle_busy {
 	const dlock_handle *h;    /* the handle whose acquire() is under way */
 	struct handle_busy *next; /* the acquire it interrupted, or NULL */
 } handle_busy;
 
-static handle_busy *handles_busy;
+static __thread handle_busy *handles_busy;
 
 int dlock_handle_acquiring(const dlock_handle *h)
 {

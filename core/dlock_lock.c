@@ -47,9 +47,24 @@ static void lock_register(dlock_lock *l)
 	dlock_registry_add(&l->reg);
 }
 
-/* Non-zero when another lock of this process holds child `name` of l's path. */
+/* The acquires under way on this thread, innermost first: one interrupted by
+ * a signal handler cannot go on while the handler waits, so its queued node
+ * counts as this process's own. Per thread: a handler runs on the thread it
+ * interrupted (the core's own tests run contenders on several threads). */
+static __thread dlock_lock *lock_acquiring;
+
+/* Non-zero when another lock of this process holds child `name` of l's path,
+ * or queued it in an acquire that this one interrupted. */
 static int registry_owns(const dlock_lock *l, const char *hosts, const char *name)
 {
+	const dlock_lock *a;
+
+	for (a = l->outer; a; a = a->outer) {
+		if (a->node && a->hosts && strcmp(a->path, l->path) == 0 && strcmp(a->hosts, hosts) == 0 &&
+		    strcmp(strrchr(a->node, '/') + 1, name) == 0) {
+			return 1;
+		}
+	}
 	return dlock_registry_owns(&l->reg, l->path, hosts, name);
 }
 
@@ -234,9 +249,9 @@ static int lock_choose_watch(dlock_lock *l, const dlock_acquire_opts *o, const d
 		return DLOCK_OK; /* a timed wait: it ends at its deadline */
 	}
 	return dlock_err_set(err, DLOCK_EDEADLK, 0,
-	                     "%.128s: this process holds it through another object and this "
-	                     "acquire would wait for that hold; waiting without a timeout would "
-	                     "wait for itself",
+	                     "%.128s: this process holds it through another object (or queued it "
+	                     "in an acquire() this call interrupted) and this acquire would wait "
+	                     "for that; waiting without a timeout would wait for itself",
 	                     l->path);
 }
 
@@ -548,7 +563,7 @@ static int lock_reenter(dlock_lock *l, int64_t deadline, dlock_err *err)
 	}
 }
 
-int dlock_lock_acquire(dlock_lock *l, const dlock_acquire_opts *o, dlock_err *err)
+static int lock_acquire(dlock_lock *l, const dlock_acquire_opts *o, dlock_err *err)
 {
 	int64_t deadline = o->timeout_ms < 0 ? -1 : dlock_now_ms() + o->timeout_ms;
 	int rc = DLOCK_OK, tries;
@@ -602,5 +617,17 @@ int dlock_lock_acquire(dlock_lock *l, const dlock_acquire_opts *o, dlock_err *er
 		rc = dlock_err_set(err, DLOCK_ESESSION, ZSESSIONEXPIRED,
 		                   "lost the queued node of %.128s repeatedly", l->path);
 	}
+	return rc;
+}
+
+int dlock_lock_acquire(dlock_lock *l, const dlock_acquire_opts *o, dlock_err *err)
+{
+	int rc;
+
+	l->outer = lock_acquiring;
+	lock_acquiring = l;
+	rc = lock_acquire(l, o, err);
+	lock_acquiring = l->outer; /* nested acquires unlink themselves before returning */
+	l->outer = NULL;
 	return rc;
 }

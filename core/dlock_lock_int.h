@@ -25,6 +25,8 @@ struct dlock_lock {
 	                                  (or queue place) good was SENT, ms */
 	unsigned holds;                /* reentrant hold count; > 0 only with a node */
 	dlock_reg reg;                 /* entry in the registry of held locks while it holds */
+	struct dlock_lock *outer;      /* while acquiring: the acquire this one interrupted (a
+	                                  signal handler), see dlock_lock.c */
 };
 
 /* Frees the list of nodes to watch. */
