@@ -187,12 +187,40 @@ dlock_call *dlock_call_delete(dlock_session *s, const char *path)
 	return call_sent(c, c && zh ? zoo_adelete(zh, path, -1, on_void, c) : ZINVALIDSTATE);
 }
 
-dlock_call *dlock_call_watch(dlock_session *s, const char *path, watcher_fn watcher, void *ctx)
+/* The arming request's reply: the watch learns whether the client now holds
+ * a watcher for it, then the call completes as any other. */
+static void on_watch(int rc, const char *value, int len, const struct Stat *stat, const void *data)
+{
+	dlock_call *c = (dlock_call *)data;
+
+	dlock_session_watch_replied(c->s, c->watch, rc);
+	on_data(rc, value, len, stat, data);
+}
+
+dlock_call *dlock_call_watch(dlock_session *s, dlock_watch *w)
+{
+	dlock_call *c = call_new(s);
+	zhandle_t *zh = dlock_session_zh(s);
+	int zrc = ZINVALIDSTATE;
+
+	if (c && zh) {
+		c->watch = w;
+		dlock_session_watch_sent(s, w);
+		zrc = zoo_awget(zh, dlock_watch_path(w), dlock_session_watcher, w, on_watch, c);
+		if (zrc != ZOK) { /* not sent: no reply will come */
+			dlock_session_watch_replied(s, w, zrc);
+		}
+	}
+	return call_sent(c, zrc);
+}
+
+dlock_call *dlock_call_set(dlock_session *s, const char *path, const char *data, size_t len)
 {
 	dlock_call *c = call_new(s);
 	zhandle_t *zh = dlock_session_zh(s);
 
-	return call_sent(c, c && zh ? zoo_awget(zh, path, watcher, ctx, on_data, c) : ZINVALIDSTATE);
+	return call_sent(c, c && zh ? zoo_aset(zh, path, data, data ? (int)len : -1, -1, on_stat, c)
+	                            : ZINVALIDSTATE);
 }
 
 dlock_call *dlock_call_get(dlock_session *s, const char *path)

@@ -26,6 +26,7 @@ typedef struct dlock_call {
 	struct String_vector kids; /* children: the listing (owned) */
 	char *data;                /* get: the node's data, NUL-terminated (owned) */
 	size_t data_len;           /* get: bytes of data */
+	dlock_watch *watch;        /* watch: the watch it arms (the session's) */
 } dlock_call;
 
 /* Each sends one request and returns the call, or NULL when out of memory.
@@ -36,11 +37,15 @@ dlock_call *dlock_call_create(dlock_session *s, const char *path, const char *da
 dlock_call *dlock_call_children(dlock_session *s, const char *path);
 dlock_call *dlock_call_exists(dlock_session *s, const char *path);
 dlock_call *dlock_call_delete(dlock_session *s, const char *path);
-/* getData with a watch: `watcher`/`ctx` as for zoo_awget (the node-watch
- * notification comes separately, see dlock_session_arm). */
-dlock_call *dlock_call_watch(dlock_session *s, const char *path, watcher_fn watcher, void *ctx);
+/* getData of w's node, arming w (its events come separately, see
+ * dlock_session_wait_watches). The caller keeps its use of w until the
+ * call is released. */
+dlock_call *dlock_call_watch(dlock_session *s, dlock_watch *w);
 /* getData without a watch: the data and stat are copied into the call. */
 dlock_call *dlock_call_get(dlock_session *s, const char *path);
+/* setData of `path` (any version): a semaphore waiter granted after waiting
+ * tells the waiter watching it (see dlock_lock.c). */
+dlock_call *dlock_call_set(dlock_session *s, const char *path, const char *data, size_t len);
 /* sync(path): later reads on this session see everything the leader had
  * committed when it was processed. */
 dlock_call *dlock_call_sync(dlock_session *s, const char *path);

@@ -62,10 +62,50 @@ void dlock_handle_free(dlock_handle *h)
 	free(h);
 }
 
+/* The acquires in progress on this thread, innermost first: a signal handler
+ * that runs inside one's wait may call acquire() again, on another object
+ * (fine: it nests) or on the same one, which every backend would mistake for
+ * a second attempt of a fresh object (ZooKeeper took the queued node for a
+ * fork parent's hold and forgot it). Entries live on the acquiring frames'
+ * stacks; per thread, as a handler runs on the thread it interrupted. */
+typedef struct handle_busy {
+	const dlock_handle *h;    /* the handle whose acquire() is under way */
+	struct handle_busy *next; /* the acquire it interrupted, or NULL */
+} handle_busy;
+
+static __thread handle_busy *handles_busy;
+
+int dlock_handle_acquiring(const dlock_handle *h)
+{
+	const handle_busy *b;
+
+	for (b = handles_busy; b; b = b->next) {
+		if (b->h == h) {
+			return 1;
+		}
+	}
+	return 0;
+}
+
 int dlock_handle_acquire(dlock_handle *h, const dlock_acquire_req *req, dlock_err *err)
 {
+	handle_busy self;
+	int rc;
+
 	dlock_err_clear(err);
-	return h->ops->acquire(h, req, err);
+	if (dlock_handle_acquiring(h)) {
+		return dlock_err_set(err, DLOCK_EDEADLK, 0,
+		                     "lock %.128s: this object's acquire() is already under way (called "
+		                     "again from a signal handler that interrupted it?); use another "
+		                     "object, or try again after that acquire() returned",
+		                     h->path);
+	}
+	self.h = h;
+	self.next = handles_busy;
+	handles_busy = &self;
+	rc = h->ops->acquire(h, req, err);
+	handles_busy = self.next; /* nested acquires unlink themselves before returning */
+	return rc;
 }
 
 int dlock_handle_release(dlock_handle *h, int wait, dlock_err *err)

@@ -15,8 +15,14 @@ int dlock_handle_new(const dlock_target *t, dlock_kind kind, int max_leases, con
 /* Frees h; a hold it still has is released first (errors ignored). */
 void dlock_handle_free(dlock_handle *h);
 
-/* Acquires (see dlock_lock_acquire for the codes; every backend keeps them). */
+/* Acquires (see dlock_lock_acquire for the codes; every backend keeps them).
+ * An acquire of h while h's own acquire() is under way (a signal handler run
+ * inside its wait) is refused with DLOCK_EDEADLK before the backend sees it. */
 int dlock_handle_acquire(dlock_handle *h, const dlock_acquire_req *req, dlock_err *err);
+
+/* Non-zero while h's acquire() is under way on this thread (h's calls from a
+ * signal handler run inside that acquire see it). */
+int dlock_handle_acquiring(const dlock_handle *h);
 
 /* Drops one hold (all: every hold) and, with the last, the server-side hold;
  * wait != 0 waits for the server's reply. See dlock_lock_release. */

@@ -32,14 +32,26 @@ int dlock_lock_new(dlock_kind kind, int max_leases, const char *path, size_t len
 	return DLOCK_OK;
 }
 
+void dlock_hold_unwatch(dlock_lock *l)
+{
+	size_t i;
+
+	for (i = 0; i < l->nwatch; i++) {
+		free(l->watch[i]);
+	}
+	free(l->watch);
+	l->watch = NULL;
+	l->nwatch = 0;
+}
+
 /* Forgets the node and the session reference without touching the server. */
 void dlock_hold_forget(dlock_lock *l)
 {
 	dlock_registry_remove(&l->reg);
+	dlock_hold_unwatch(l);
 	free(l->node);
-	free(l->watch);
 	free(l->hosts);
-	l->node = l->watch = l->hosts = NULL;
+	l->node = l->hosts = NULL;
 	l->holds = 0;
 	l->token = 0;
 	if (l->sess) {

@@ -1,7 +1,28 @@
 /* dlock_lock.c: getting a hold: the queue lock recipe over the session pool,
  * with reentrancy, downgrades and the self-wait guard. Every ZooKeeper request is sent from the
  * caller's thread and waited for with a deadline (dlock_call); waiting for a turn is on the
- * session's condition, signalled by the one watched node. */
+ * session's condition, signalled by the watched nodes (each waiter sees its own events, see
+ * dlock_session_wait_watches).
+ *
+ * Semaphores (max_leases N): the first N nodes of the queue hold. Watching the node N places
+ * ahead (the old rule) misses a lease freed anywhere else ahead. Instead:
+ * - the head (the first waiter, index N) watches every holder: any lease freed is its lease,
+ *   so a deletion alone grants it (nothing can come ahead; nothing else ahead can go);
+ * - every later waiter watches only the node just ahead of it, its predecessor. A waiter
+ *   becomes the head exactly when its predecessor stops waiting: it was granted (its index
+ *   fell below N, and ours to N) or it went (released, gave up, or its session died);
+ * - a node that may have been seen waiting (it once did not hold, or had nodes behind it in
+ *   the listing that granted it) is "touched" when granted: a setData of its own data, whose
+ *   CHANGED event wakes the waiter behind it, which looks again and finds itself head. A
+ *   touch that landed before that waiter's watch shows in the watch reply's data version,
+ *   which only a touch raises, so the waiter looks again at once.
+ * A release therefore wakes the head only, and the head's grant wakes the one waiter behind
+ * it (herd-free: one wake-up per event, never a broadcast). Holder order, waiters that time
+ * out or are interrupted (their delete wakes the one behind) and sessions that die (the node
+ * goes with it) all end in a delete or a touch the right waiter watches. One gap is left: a
+ * process that dies between its grant and its touch leaves the waiter behind it unaware that
+ * it became the head until that node goes with its session (a lease freed meanwhile waits
+ * for that). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,9 +47,24 @@ static void lock_register(dlock_lock *l)
 	dlock_registry_add(&l->reg);
 }
 
-/* Non-zero when another lock of this process holds child `name` of l's path. */
+/* The acquires under way on this thread, innermost first: one interrupted by
+ * a signal handler cannot go on while the handler waits, so its queued node
+ * counts as this process's own. Per thread: a handler runs on the thread it
+ * interrupted (the core's own tests run contenders on several threads). */
+static __thread dlock_lock *lock_acquiring;
+
+/* Non-zero when another lock of this process holds child `name` of l's path,
+ * or queued it in an acquire that this one interrupted. */
 static int registry_owns(const dlock_lock *l, const char *hosts, const char *name)
 {
+	const dlock_lock *a;
+
+	for (a = l->outer; a; a = a->outer) {
+		if (a->node && a->hosts && strcmp(a->path, l->path) == 0 && strcmp(a->hosts, hosts) == 0 &&
+		    strcmp(strrchr(a->node, '/') + 1, name) == 0) {
+			return 1;
+		}
+	}
 	return dlock_registry_owns(&l->reg, l->path, hosts, name);
 }
 
@@ -185,14 +221,13 @@ static int lock_decide_grant(dlock_lock *l, const char *grant, const dlock_entry
 	return DLOCK_OK;
 }
 
-/* Where to wait when we may not hold: the verdict's node, except that a
- * semaphore never watches a lease this process holds (it would not go while
- * we wait) but the first other node ahead. With no_self_wait, a wait that
- * depends on our own node is refused: for the exclusive kinds and reads any
- * own node ahead of us (every node between it and us waits for it), for a
- * semaphore only when every node ahead is ours. */
+/* Checks the wait against this process's own holds. With no_self_wait, a
+ * wait that depends on our own node is refused: for the exclusive kinds and
+ * reads any own node ahead of us (every node between it and us waits for
+ * it), for a semaphore only when every node ahead is ours (a head waiter
+ * watches every lease, so another process's lease going is enough). */
 static int lock_choose_watch(dlock_lock *l, const dlock_acquire_opts *o, const dlock_entry *q,
-                             size_t me, dlock_verdict *v, dlock_err *err)
+                             size_t me, dlock_err *err)
 {
 	size_t i;
 	int own_ahead = 0;
@@ -204,13 +239,8 @@ static int lock_choose_watch(dlock_lock *l, const dlock_acquire_opts *o, const d
 		return DLOCK_OK;
 	}
 	if (l->kind == DLOCK_KIND_SEMAPHORE) {
-		if (!registry_owns(l, o->cfg->hosts, q[v->watch].name)) {
-			return DLOCK_OK;
-		}
 		for (i = 0; i < me; i++) {
 			if (!registry_owns(l, o->cfg->hosts, q[i].name)) {
-				v->watch = i;
-				v->sure = 0;
 				return DLOCK_OK;
 			}
 		}
@@ -219,9 +249,9 @@ static int lock_choose_watch(dlock_lock *l, const dlock_acquire_opts *o, const d
 		return DLOCK_OK; /* a timed wait: it ends at its deadline */
 	}
 	return dlock_err_set(err, DLOCK_EDEADLK, 0,
-	                     "%.128s: this process holds it through another object and this "
-	                     "acquire would wait for that hold; waiting without a timeout would "
-	                     "wait for itself",
+	                     "%.128s: this process holds it through another object (or queued it "
+	                     "in an acquire() this call interrupted) and this acquire would wait "
+	                     "for that; waiting without a timeout would wait for itself",
 	                     l->path);
 }
 
@@ -294,23 +324,30 @@ static int lock_look(dlock_lock *l, const dlock_acquire_opts *o, int64_t cdl,
 	}
 	v = dlock_rule_decide(l->kind, l->max_leases, q, n, me);
 	*holds = v.holds;
-	free(l->watch);
-	l->watch = NULL;
+	dlock_hold_unwatch(l);
+	if (me + 1 < n || !v.holds) {
+		l->touch = 1; /* someone may have seen us waiting, or will */
+	}
 	if (!v.holds) {
-		size_t len;
-
-		rc = lock_choose_watch(l, o, q, me, &v, err);
+		rc = lock_choose_watch(l, o, q, me, err);
 		if (rc != DLOCK_OK) {
 			goto done;
 		}
 		*sure = v.sure;
-		len = strlen(l->path) + strlen(q[v.watch].name) + 2;
-		l->watch = malloc(len);
-		if (!l->watch) {
+		l->watch = calloc(v.nwatch, sizeof(*l->watch));
+		for (i = 0; l->watch && i < v.nwatch; i++) {
+			size_t len = strlen(l->path) + strlen(q[v.watch + i].name) + 2;
+
+			if (!(l->watch[i] = malloc(len))) {
+				break;
+			}
+			snprintf(l->watch[i], len, "%s/%s", l->path, q[v.watch + i].name);
+			l->nwatch = i + 1;
+		}
+		if (!l->watch || l->nwatch != v.nwatch) {
 			rc = dlock_err_set(err, DLOCK_ENOMEM, 0, "out of memory");
 			goto done;
 		}
-		snprintf(l->watch, len, "%s/%s", l->path, q[v.watch].name);
 	}
 done:
 	free(q);
@@ -318,27 +355,74 @@ done:
 	return rc;
 }
 
-/* Sets a data watch on l->watch. Returns DLOCK_OK with *zrc the server's code
- * (ZOK: armed; ZNONODE: already gone), or why the call failed. */
-static int lock_arm(dlock_lock *l, void *ctx, int64_t cdl, const dlock_interrupt *intr, int *zrc,
-                    dlock_err *err)
+/* Arms a data watch on every node of l->watch (the requests pipelined) and,
+ * when all are armed, waits until one of them fires. Returns DLOCK_OK with
+ * *zrc the first code that was not ZOK (ZNONODE: a node is already gone;
+ * nothing was waited for), or ZOK and *type the event that ended the wait
+ * (ZOO_CHANGED_EVENT without waiting when a semaphore waiter's predecessor
+ * was touched already: it holds, look again); or why a call or the wait
+ * failed. */
+static int lock_watch_wait(dlock_lock *l, const dlock_acquire_opts *o, int64_t deadline, int sure,
+                           int *zrc, int *type, dlock_err *err)
 {
-	dlock_call *c;
-	int rc;
-	int64_t sent = dlock_now_ms();
+	size_t n = l->nwatch, i;
+	dlock_watch **w = calloc(n, sizeof(*w));
+	dlock_call **c = calloc(n, sizeof(*c));
+	uint64_t *mark = calloc(n, sizeof(*mark));
+	int64_t sent = dlock_now_ms(), cdl = call_deadline(deadline);
+	int rc = DLOCK_OK;
 
+	*zrc = ZOK;
+	if (!w || !c || !mark) {
+		rc = dlock_err_set(err, DLOCK_ENOMEM, 0, "out of memory");
+		goto done;
+	}
+	for (i = 0; i < n; i++) {
+		if (!(w[i] = dlock_session_watch_get(l->sess, l->watch[i]))) {
+			rc = dlock_err_set(err, DLOCK_ENOMEM, 0, "out of memory");
+			goto done;
+		}
+		mark[i] = dlock_session_watch_mark(l->sess, w[i]);
+	}
 	if (dlock_fault_hit(DLOCK_FAULT_WATCH_CONNLOSS)) {
 		*zrc = ZCONNECTIONLOSS;
-		return DLOCK_OK;
+		goto done;
 	}
-	c = dlock_call_watch(l->sess, l->watch, dlock_session_watcher, ctx);
-	rc = dlock_call_wait(c, cdl, intr);
-	*zrc = c ? c->rc : 0;
-	if (rc == DLOCK_OK && *zrc == ZOK) {
-		l->confirmed_at = sent; /* what the watch reports is at least this fresh */
+	for (i = 0; i < n; i++) {
+		c[i] = dlock_call_watch(l->sess, w[i]);
 	}
-	dlock_call_release(c);
-	return rc == DLOCK_OK ? rc : dlock_call_failed(rc, "watching", l->watch, err);
+	for (i = 0; i < n && rc == DLOCK_OK; i++) {
+		rc = dlock_call_wait(c[i], cdl, o->intr);
+		if (rc != DLOCK_OK) {
+			rc = dlock_call_failed(rc, "watching", l->watch[i], err);
+		} else if (c[i]->rc != ZOK && (*zrc == ZOK || *zrc == ZNONODE)) {
+			*zrc = c[i]->rc; /* any other failure says more than a node gone */
+		}
+	}
+	if (rc != DLOCK_OK || *zrc != ZOK) {
+		goto done;
+	}
+	l->confirmed_at = sent; /* what the watches report is at least this fresh */
+	if (l->kind == DLOCK_KIND_SEMAPHORE && !sure && c[0]->stat.version > 0) {
+		*type = ZOO_CHANGED_EVENT; /* touched before our watch: granted since we looked */
+		goto done;
+	}
+	rc = dlock_session_wait_watches(l->sess, w, mark, n, deadline, o->intr, type);
+	if (rc == DLOCK_ESESSION) {
+		rc = dlock_err_set(err, rc, ZSESSIONEXPIRED, "session expired while waiting for %.128s",
+		                   l->path);
+	}
+done:
+	for (i = 0; c && i < n; i++) {
+		dlock_call_release(c[i]);
+	}
+	for (i = 0; w && i < n; i++) {
+		dlock_session_watch_put(l->sess, w[i]);
+	}
+	free(w);
+	free(c);
+	free(mark);
+	return rc;
 }
 
 /* Waits until our node may hold. Returns DLOCK_OK when it may. */
@@ -347,7 +431,6 @@ static int lock_wait_turn(dlock_lock *l, const dlock_acquire_opts *o, int64_t de
 {
 	int64_t cdl = call_deadline(deadline);
 	int rc, holds = 0, sure = 0, zrc, type = 0;
-	void *ctx;
 
 	for (;;) {
 		rc = lock_look(l, o, cdl, first, &holds, &sure, err);
@@ -363,24 +446,10 @@ static int lock_wait_turn(dlock_lock *l, const dlock_acquire_opts *o, int64_t de
 		if (o->timeout_ms == 0) {
 			return DLOCK_ETIMEDOUT;
 		}
-		do { /* a data change leaves the node in place: watch it again */
-			ctx = dlock_session_arm(l->sess);
-			rc = lock_arm(l, ctx, cdl, o->intr, &zrc, err);
-			if (rc != DLOCK_OK) {
-				return rc;
-			}
-			if (zrc != ZOK) {
-				break;
-			}
-			rc = dlock_session_wait(l->sess, ctx, deadline, o->intr, &type);
-			if (rc == DLOCK_ESESSION) {
-				return dlock_err_set(err, rc, ZSESSIONEXPIRED,
-				                     "session expired while waiting for %.128s", l->path);
-			}
-			if (rc != DLOCK_OK) {
-				return rc;
-			}
-		} while (type == ZOO_CHANGED_EVENT);
+		rc = lock_watch_wait(l, o, deadline, sure, &zrc, &type, err);
+		if (rc != DLOCK_OK) {
+			return rc;
+		}
 		if (zrc == ZNONODE) {
 			continue; /* already gone: look again */
 		}
@@ -393,10 +462,34 @@ static int lock_wait_turn(dlock_lock *l, const dlock_acquire_opts *o, int64_t de
 		}
 		if (zrc != ZOK) {
 			return dlock_err_set(err, dlock_err_from_zk(zrc), zrc, "cannot watch %.128s: %s",
-			                     l->watch, zerror(zrc));
+			                     l->watch[0], zerror(zrc));
 		}
 		if (type == ZOO_DELETED_EVENT && sure) {
 			return DLOCK_OK; /* nothing else can be ahead: no need to list again */
+		}
+		/* deleted, or changed (a semaphore waiter ahead was granted): look again */
+	}
+}
+
+/* A semaphore waiter granted after it was seen waiting tells the waiter
+ * behind it, which watches only this node, that it may now be the head: a
+ * setData of the node's own data (its CHANGED event). Best effort within
+ * connect_timeout: a connection loss is ridden out and the touch sent again;
+ * if it still cannot be made, the waiter behind learns of its turn when this
+ * node goes (released, or with its session). */
+static void lock_touch(dlock_lock *l, const dlock_acquire_opts *o)
+{
+	int64_t deadline = dlock_hold_own_deadline(l->sess);
+	int tries;
+
+	for (tries = 0; tries < 3; tries++) {
+		dlock_call *c = dlock_call_set(l->sess, l->node, o->data, o->data_len);
+		int rc = dlock_call_wait(c, deadline, NULL), zrc = c ? c->rc : ZOK;
+
+		dlock_call_release(c);
+		if (rc != DLOCK_OK || !dlock_call_unknown(zrc) ||
+		    dlock_session_wait_connected(l->sess, deadline, NULL) != DLOCK_OK) {
+			return;
 		}
 	}
 }
@@ -470,7 +563,7 @@ static int lock_reenter(dlock_lock *l, int64_t deadline, dlock_err *err)
 	}
 }
 
-int dlock_lock_acquire(dlock_lock *l, const dlock_acquire_opts *o, dlock_err *err)
+static int lock_acquire(dlock_lock *l, const dlock_acquire_opts *o, dlock_err *err)
 {
 	int64_t deadline = o->timeout_ms < 0 ? -1 : dlock_now_ms() + o->timeout_ms;
 	int rc = DLOCK_OK, tries;
@@ -486,6 +579,7 @@ int dlock_lock_acquire(dlock_lock *l, const dlock_acquire_opts *o, dlock_err *er
 		struct String_vector first = {0, NULL};
 		dlock_session *s = NULL;
 
+		l->touch = 0;
 		rc = dlock_pool_get(o->cfg, o->intr, &s, err);
 		if (rc != DLOCK_OK) {
 			return rc;
@@ -504,8 +598,10 @@ int dlock_lock_acquire(dlock_lock *l, const dlock_acquire_opts *o, dlock_err *er
 			rc = lock_certify(l, deadline, o->intr, err);
 		}
 		if (rc == DLOCK_OK) {
-			free(l->watch);
-			l->watch = NULL;
+			dlock_hold_unwatch(l);
+			if (l->kind == DLOCK_KIND_SEMAPHORE && l->touch) {
+				lock_touch(l, o);
+			}
 			lock_register(l);
 			return DLOCK_OK;
 		}
@@ -521,5 +617,17 @@ int dlock_lock_acquire(dlock_lock *l, const dlock_acquire_opts *o, dlock_err *er
 		rc = dlock_err_set(err, DLOCK_ESESSION, ZSESSIONEXPIRED,
 		                   "lost the queued node of %.128s repeatedly", l->path);
 	}
+	return rc;
+}
+
+int dlock_lock_acquire(dlock_lock *l, const dlock_acquire_opts *o, dlock_err *err)
+{
+	int rc;
+
+	l->outer = lock_acquiring;
+	lock_acquiring = l;
+	rc = lock_acquire(l, o, err);
+	lock_acquiring = l->outer; /* nested acquires unlink themselves before returning */
+	l->outer = NULL;
 	return rc;
 }

@@ -1,7 +1,8 @@
 /* dlock_lock.h: one contender of a queue lock (mutex, read, write or
  * semaphore lease), Curator-compatible: an EPHEMERAL_SEQUENTIAL node per
- * contender, the queue ordered by sequence, every waiter watching exactly one
- * node chosen by dlock_rule, blocking on its session's condition. */
+ * contender, the queue ordered by sequence, every waiter watching the nodes
+ * chosen by dlock_rule (one, or every lease for a semaphore's first waiter),
+ * blocking on its session's condition. */
 #ifndef DLOCK_LOCK_H
 #define DLOCK_LOCK_H
 

@@ -13,7 +13,10 @@ struct dlock_lock {
 	int max_leases;                /* semaphores: holders allowed at once */
 	char *path;                    /* the lock path (owned) */
 	char *node;                    /* our node's full path while queued or held (owned) */
-	char *watch;                   /* the node currently watched (owned) or NULL */
+	char **watch;                  /* the nodes to watch while waiting (owned), nwatch of them */
+	size_t nwatch;                 /* entries of watch */
+	int touch;                     /* a semaphore waiter may watch our node: touch it when
+	                                  granted (see dlock_lock.c) */
 	char *hosts;                   /* hosts of the session while it has a node (owned) */
 	char guid[DLOCK_GUID_LEN + 1]; /* this attempt's GUID, in the node name */
 	dlock_session *sess;           /* reference while node != NULL */
@@ -22,7 +25,12 @@ struct dlock_lock {
 	                                  (or queue place) good was SENT, ms */
 	unsigned holds;                /* reentrant hold count; > 0 only with a node */
 	dlock_reg reg;                 /* entry in the registry of held locks while it holds */
+	struct dlock_lock *outer;      /* while acquiring: the acquire this one interrupted (a
+	                                  signal handler), see dlock_lock.c */
 };
+
+/* Frees the list of nodes to watch. */
+void dlock_hold_unwatch(dlock_lock *l);
 
 /* Forgets the node and the session reference without touching the server. */
 void dlock_hold_forget(dlock_lock *l);

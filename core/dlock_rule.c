@@ -59,7 +59,7 @@ void dlock_rule_sort(dlock_entry *entries, size_t n)
 dlock_verdict dlock_rule_decide(dlock_kind kind, int max_leases, const dlock_entry *q, size_t n,
                                 size_t mine)
 {
-	dlock_verdict v = {0, 0, 0};
+	dlock_verdict v = {0, 0, 1, 0};
 	size_t i, writers = 0, last = 0;
 
 	(void)n;
@@ -83,9 +83,15 @@ dlock_verdict dlock_rule_decide(dlock_kind kind, int max_leases, const dlock_ent
 	}
 	if (mine < (size_t)max_leases) {
 		v.holds = 1;
+	} else if (kind != DLOCK_KIND_SEMAPHORE) {
+		v.watch = mine - 1;
+		v.sure = mine == 1; /* one fewer ahead is enough */
+	} else if (mine == (size_t)max_leases) {
+		v.watch = 0; /* the head: any lease freed is ours */
+		v.nwatch = (size_t)max_leases;
+		v.sure = 1;
 	} else {
-		v.watch = mine - (size_t)max_leases;
-		v.sure = mine == (size_t)max_leases; /* one fewer ahead is enough */
+		v.watch = mine - 1; /* it becomes the head when this one holds or goes */
 	}
 	return v;
 }

@@ -36,16 +36,18 @@ void dlock_rule_sort(dlock_entry *entries, size_t n);
 
 /* The verdict for the entry at index `mine` of a sorted queue. */
 typedef struct dlock_verdict {
-	int holds;    /* 1: mine holds the lock now */
-	size_t watch; /* when !holds: index of the one entry to watch */
-	int sure;     /* when !holds: the watched entry's deletion alone makes mine hold
-	                 (no other entry can come ahead: sequence numbers only grow) */
+	int holds;     /* 1: mine holds the lock now */
+	size_t watch;  /* when !holds: index of the first entry to watch */
+	size_t nwatch; /* when !holds: how many entries to watch, from `watch` on */
+	int sure;      /* when !holds: the deletion of any watched entry alone makes mine
+	                  hold (no other entry can come ahead: sequence numbers only grow) */
 } dlock_verdict;
 
 /* Decides for `mine`: mutex and write hold at the head of the queue and watch
  * the entry just ahead; read holds when no writer is ahead and watches the
- * last writer ahead; semaphore holds among the first max_leases and watches
- * the entry max_leases places ahead. */
+ * last writer ahead; semaphore holds among the first max_leases; the first
+ * waiter behind them (the head) watches every holder, any later waiter the
+ * waiter just ahead of it (see dlock_lock.c for why that is enough). */
 dlock_verdict dlock_rule_decide(dlock_kind kind, int max_leases, const dlock_entry *q, size_t n,
                                 size_t mine);
 

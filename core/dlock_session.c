@@ -39,11 +39,28 @@ struct dlock_session {
 	int64_t session_id;         /* server-assigned id, set on the first connect */
 	int auth_done;              /* the add_auth completion ran */
 	int auth_rc;                /* its result */
-	uintptr_t armed;            /* generation of the current wait */
-	uintptr_t fired;            /* generation whose watch fired last */
-	int fired_type;             /* event type of that firing */
-	uint64_t notifications;     /* node-watch events received, any generation */
+	dlock_watch *watches;       /* watched nodes, each the context of its client watcher */
+	uint64_t notifications;     /* node-watch events received */
 	size_t inflight_deletes;    /* async deletes without a reply yet */
+};
+
+/* One node watched on this session: the context passed with
+ * dlock_session_watcher for it, the same one every time, so the client keeps
+ * one watcher object per node however often it is armed (it skips a watcher
+ * already registered with the same function and context). Each waiter
+ * remembers `fired` when it arms and waits until it changes: events are
+ * never consumed, so waiters nested in one another (a signal handler that
+ * waits inside a wait) each see their own. Freed once no waiter uses it, no
+ * request to arm it is in flight and the client holds no watcher for it (it
+ * fired, or was never set); every field is guarded by the session mutex. */
+struct dlock_watch {
+	dlock_watch *prev, *next; /* in s->watches */
+	unsigned users;           /* waiters holding it (dlock_session_watch_get) */
+	unsigned pending;         /* arming requests without a reply yet */
+	int registered;           /* the client holds a watcher with this context */
+	uint64_t fired;           /* node events delivered so far */
+	int type;                 /* the last one's type */
+	char path[];              /* the watched node */
 };
 
 /* An asynchronous delete in flight; freed by its completion. */
@@ -125,22 +142,109 @@ static void session_watcher(zhandle_t *zh, int type, int state, const char *path
 	pthread_mutex_unlock(&s->mu);
 }
 
+/* Frees w when nothing refers to it any more. Called with s->mu held. */
+static void watch_maybe_free(dlock_session *s, dlock_watch *w)
+{
+	if (w->users || w->pending || w->registered) {
+		return;
+	}
+	if (w->prev) {
+		w->prev->next = w->next;
+	} else {
+		s->watches = w->next;
+	}
+	if (w->next) {
+		w->next->prev = w->prev;
+	}
+	free(w);
+}
+
 void dlock_session_watcher(zhandle_t *zh, int type, int state, const char *path, void *ctx)
 {
 	dlock_session *s = (dlock_session *)zoo_get_context(zh);
+	dlock_watch *w = ctx;
 
 	(void)state;
 	(void)path;
-	if (type == ZOO_SESSION_EVENT || !s) {
-		return; /* the default watcher handles session events */
+	if (type == ZOO_SESSION_EVENT || !s || !w) {
+		return; /* the default watcher handles session events; the watcher stays armed */
 	}
 	pthread_mutex_lock(&s->mu);
 	s->notifications++;
-	if ((uintptr_t)ctx == s->armed) {
-		s->fired = (uintptr_t)ctx;
-		s->fired_type = type;
-		pthread_cond_broadcast(&s->cond);
+	w->fired++;
+	w->type = type;
+	w->registered = 0; /* a node event removes the client's watcher */
+	pthread_cond_broadcast(&s->cond);
+	watch_maybe_free(s, w);
+	pthread_mutex_unlock(&s->mu);
+}
+
+dlock_watch *dlock_session_watch_get(dlock_session *s, const char *path)
+{
+	size_t len = strlen(path);
+	dlock_watch *w;
+
+	pthread_mutex_lock(&s->mu);
+	for (w = s->watches; w && strcmp(w->path, path) != 0; w = w->next) {
 	}
+	if (!w && (w = calloc(1, sizeof(*w) + len + 1)) != NULL) {
+		memcpy(w->path, path, len + 1);
+		w->next = s->watches;
+		if (w->next) {
+			w->next->prev = w;
+		}
+		s->watches = w;
+	}
+	if (w) {
+		w->users++;
+	}
+	pthread_mutex_unlock(&s->mu);
+	return w;
+}
+
+void dlock_session_watch_put(dlock_session *s, dlock_watch *w)
+{
+	if (!w) {
+		return;
+	}
+	pthread_mutex_lock(&s->mu);
+	w->users--;
+	watch_maybe_free(s, w);
+	pthread_mutex_unlock(&s->mu);
+}
+
+const char *dlock_watch_path(const dlock_watch *w)
+{
+	return w->path;
+}
+
+uint64_t dlock_session_watch_mark(dlock_session *s, dlock_watch *w)
+{
+	uint64_t n;
+
+	pthread_mutex_lock(&s->mu);
+	n = w->fired;
+	pthread_mutex_unlock(&s->mu);
+	return n;
+}
+
+void dlock_session_watch_sent(dlock_session *s, dlock_watch *w)
+{
+	pthread_mutex_lock(&s->mu);
+	w->pending++;
+	pthread_mutex_unlock(&s->mu);
+}
+
+void dlock_session_watch_replied(dlock_session *s, dlock_watch *w, int zrc)
+{
+	pthread_mutex_lock(&s->mu);
+	w->pending--;
+	if (zrc == ZOK) {
+		/* the client registered the watcher when this reply arrived, after
+		 * every event before it: replies and events reach us in order */
+		w->registered = 1;
+	}
+	watch_maybe_free(s, w);
 	pthread_mutex_unlock(&s->mu);
 }
 
@@ -239,9 +343,26 @@ static int is_authed(dlock_session *s, void *arg)
 	return s->auth_done;
 }
 
+typedef struct watch_set {
+	dlock_watch *const *w; /* the waiter's watches */
+	const uint64_t *mark;  /* fired counts when armed */
+	size_t n;              /* how many */
+	size_t which;          /* the first that fired */
+} watch_set;
+
 static int has_fired(dlock_session *s, void *arg)
 {
-	return s->fired == (uintptr_t)arg;
+	watch_set *ws = arg;
+	size_t i;
+
+	(void)s;
+	for (i = 0; i < ws->n; i++) {
+		if (ws->w[i]->fired != ws->mark[i]) {
+			ws->which = i;
+			return 1;
+		}
+	}
+	return 0;
 }
 
 static int session_authenticate(dlock_session *s, int64_t deadline, const dlock_interrupt *intr,
@@ -291,7 +412,6 @@ int dlock_session_open(const dlock_session_cfg *cfg, const dlock_interrupt *intr
 	s->connect_timeout_ms = cfg->connect_timeout_ms;
 	s->owner = getpid();
 	s->refs = 1;
-	s->armed = 1;
 	s->acl_entries[0].perms = ZOO_PERM_ALL;
 	s->acl_entries[0].id.scheme = (char *)"auth";
 	s->acl_entries[0].id.id = (char *)"";
@@ -394,6 +514,12 @@ void dlock_session_unref(dlock_session *s)
 		return;
 	}
 	session_close(s);
+	while (s->watches) { /* the close ran every completion: no watcher runs any more */
+		dlock_watch *w = s->watches;
+
+		s->watches = w->next;
+		free(w);
+	}
 	pthread_cond_destroy(&s->cond);
 	pthread_mutex_destroy(&s->mu);
 	free(s->hosts);
@@ -475,24 +601,16 @@ int dlock_session_wait_connected(dlock_session *s, int64_t deadline_ms, const dl
 	return wait_until(s, is_connected, NULL, deadline_ms, intr);
 }
 
-void *dlock_session_arm(dlock_session *s)
+int dlock_session_wait_watches(dlock_session *s, dlock_watch *const *w, const uint64_t *mark,
+                               size_t n, int64_t deadline_ms, const dlock_interrupt *intr,
+                               int *event_type)
 {
-	uintptr_t gen;
-
-	pthread_mutex_lock(&s->mu);
-	gen = ++s->armed;
-	pthread_mutex_unlock(&s->mu);
-	return (void *)gen;
-}
-
-int dlock_session_wait(dlock_session *s, void *ctx, int64_t deadline_ms,
-                       const dlock_interrupt *intr, int *event_type)
-{
-	int rc = wait_until(s, has_fired, ctx, deadline_ms, intr);
+	watch_set ws = {w, mark, n, 0};
+	int rc = wait_until(s, has_fired, &ws, deadline_ms, intr);
 
 	if (rc == DLOCK_OK && event_type) {
 		pthread_mutex_lock(&s->mu);
-		*event_type = s->fired_type;
+		*event_type = w[ws.which]->type;
 		pthread_mutex_unlock(&s->mu);
 	}
 	return rc;

@@ -90,18 +90,36 @@ int64_t dlock_session_id(dlock_session *s);
 int dlock_session_wait_connected(dlock_session *s, int64_t deadline_ms,
                                  const dlock_interrupt *intr);
 
-/* Starts a new wait: returns the watcher context to pass with
- * dlock_session_watcher to a zoo_w*() call. Only events for the latest armed
- * context wake the waiter; older watches are counted and otherwise ignored. */
-void *dlock_session_arm(dlock_session *s);
+/* A node watched on the session (see dlock_session.c): one per path,
+ * shared by every waiter on the session, so arming it again registers no
+ * new watcher in the client. */
+typedef struct dlock_watch dlock_watch;
+
+/* Finds or makes the watch of `path` and takes a use of it (NULL: out of
+ * memory). Give it back with dlock_session_watch_put. */
+dlock_watch *dlock_session_watch_get(dlock_session *s, const char *path);
+void dlock_session_watch_put(dlock_session *s, dlock_watch *w);
+const char *dlock_watch_path(const dlock_watch *w);
+
+/* The count of events w has delivered: read it before arming, wait until it
+ * changes. Every waiter sees every event after its mark. */
+uint64_t dlock_session_watch_mark(dlock_session *s, dlock_watch *w);
+
+/* For the arming request (dlock_call_watch): sent, and its reply's code. */
+void dlock_session_watch_sent(dlock_session *s, dlock_watch *w);
+void dlock_session_watch_replied(dlock_session *s, dlock_watch *w, int zrc);
+
+/* The watcher to pass with a dlock_watch as context to zoo_awget(). */
 void dlock_session_watcher(zhandle_t *zh, int type, int state, const char *path, void *ctx);
 
-/* Blocks until the watch armed as `ctx` fires, the session dies, the deadline
- * passes (<0: none) or intr asks to stop. Wakes at least every 50 ms to call
- * intr. On DLOCK_OK, *event_type (may be NULL) is the event type that fired.
- * Returns DLOCK_OK, DLOCK_ETIMEDOUT, DLOCK_ESESSION or DLOCK_EINTR. */
-int dlock_session_wait(dlock_session *s, void *ctx, int64_t deadline_ms,
-                       const dlock_interrupt *intr, int *event_type);
+/* Blocks until one of the n watches w fired since mark[i] was read, the
+ * session dies, the deadline passes (<0: none) or intr asks to stop. Wakes at
+ * least every 50 ms to call intr. On DLOCK_OK, *event_type (may be NULL) is
+ * the type of the event that fired. Returns DLOCK_OK, DLOCK_ETIMEDOUT,
+ * DLOCK_ESESSION or DLOCK_EINTR. */
+int dlock_session_wait_watches(dlock_session *s, dlock_watch *const *w, const uint64_t *mark,
+                               size_t n, int64_t deadline_ms, const dlock_interrupt *intr,
+                               int *event_type);
 
 /* Deletes `path` without waiting for the reply; a delete that meets a
  * connection loss is retried after every reconnect until it succeeds or the

@@ -145,9 +145,11 @@ static void test_rules(void)
 	v = dlock_rule_decide(DLOCK_KIND_SEMAPHORE, 3, q, 5, 2);
 	CHECK(v.holds, "third of three leases holds");
 	v = dlock_rule_decide(DLOCK_KIND_SEMAPHORE, 3, q, 5, 4);
-	CHECK(!v.holds && v.watch == 1 && !v.sure, "fifth watches three places ahead");
+	CHECK(!v.holds && v.watch == 3 && v.nwatch == 1 && !v.sure,
+	      "fifth watches the waiter just ahead");
 	v = dlock_rule_decide(DLOCK_KIND_SEMAPHORE, 3, q, 5, 3);
-	CHECK(!v.holds && v.watch == 0 && v.sure, "fourth watches the head, sure");
+	CHECK(!v.holds && v.watch == 0 && v.nwatch == 3 && v.sure,
+	      "fourth (the head) watches every holder, sure");
 	v = dlock_rule_decide(DLOCK_KIND_MUTEX, 1, q, 5, 1);
 	CHECK(!v.holds && v.watch == 0 && v.sure, "mutex second watches first");
 }
@@ -391,8 +393,8 @@ static void test_downgrade_guard(void)
 	dlock_lock_free(r);
 }
 
-/* A semaphore waiter never watches a lease of its own process (it would not
- * go while we wait) but another node ahead: when that goes, the lease comes. */
+/* A semaphore's head waiter watches every lease, its own process's too:
+ * when another process's lease goes, the lease comes. */
 static char semwatch_other[512];
 
 static void *semwatch_release(void *arg)
@@ -418,7 +420,7 @@ static void test_semaphore_watch(void)
 	CHECK(dlock_lock_acquire(a, &o, &e) == DLOCK_OK, "own lease");
 	snprintf(semwatch_other, sizeof(semwatch_other), "%s", raw_node(43, path, "_c_0-lease-"));
 	CHECK(semwatch_other[0], "another process's lease");
-	/* queue: a (ours, holds), other (holds), b: b would watch a by the rule */
+	/* queue: a (ours, holds), other (holds), b: the head, watching both */
 	o.timeout_ms = 8000;
 	pthread_create(&t, NULL, semwatch_release, NULL);
 	t0 = dlock_now_ms();
