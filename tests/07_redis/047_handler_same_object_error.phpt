@@ -18,7 +18,7 @@ pcntl_signal(SIGALRM, function () use ($h, $y) {
     try {
         var_dump($y->tryAcquire());
     } catch (DistributedLockException $e) {
-        echo get_class($e), ": ", str_contains($e->getMessage(), "acquire() is under way") ? "under way" : $e->getMessage(), "\n";
+        echo get_class($e), ": ", str_contains($e->getMessage(), "under way") ? "under way" : $e->getMessage(), "\n";
     }
     $h->release(); /* wakes the acquire() this handler interrupted */
     echo "handler released\n";
