@@ -1011,8 +1011,10 @@ function hold_long(array $holds): void
 
 /** The "users" generator: one process, two credentials. Redis: m0 as ACL
  * user alice and m1 as bob, on the same server, held together past several
- * leases. MySQL: m0 through a second database of the same server (GET_LOCK
- * is server-wide, so it is the same lock, and its tokens must stay ordered). */
+ * leases. MySQL: m0 through a second database of the same server: a lock
+ * lives in its DSN's database (README, "PostgreSQL and MySQL"), so this is
+ * its own resource, m0@db2, whose holders must exclude each other and whose
+ * tokens must stay ordered beside the first database's m0. */
 function sc_users(): void
 {
     global $hosts, $root, $opts, $backend;
@@ -1029,9 +1031,9 @@ function sc_users(): void
         }
     } else {
         $l = new DistributedLock("$root/m0", ['dsn' => getenv('DLOCK_TORTURE_DB2')] + $opts);
-        $id = take($l, [['m0', 'X']], 'm0-db2');
+        $id = take($l, [['m0@db2', 'X']], 'm0-db2');
         if ($id !== null) {
-            $holds[] = [$l, $id, 'm0'];
+            $holds[] = [$l, $id, 'm0@db2'];
         }
     }
     hold_long($holds);

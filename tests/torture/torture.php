@@ -584,11 +584,13 @@ function sql_leftovers(): void
         }
     }
     /* MySQL: the names are short enough for the server's lock names to be
-     * "<database>.<name>" (core/sql/dlock_my.c); the database is "dlock" */
+     * "<database>.<name>" (core/sql/dlock_my.c); the databases are "dlock"
+     * and, for the users generator, "dlock2" */
     $locksq = $mode === 'postgres'
         ? "SELECT pid, mode, granted FROM pg_locks WHERE locktype = 'advisory'"
         : 'SELECT n, IS_USED_LOCK(n) FROM (SELECT ' . implode(' AS n UNION ALL SELECT ',
-            array_map(fn($n) => "'dlock.$n'", $names)) . ' AS n) t WHERE IS_USED_LOCK(n) IS NOT NULL';
+            array_merge(array_map(fn($n) => "'dlock.$n'", $names), array_map(fn($n) => "'dlock2.$n'", $names)))
+            . ' AS n) t WHERE IS_USED_LOCK(n) IS NOT NULL';
     $s = microtime(true);
     for (;;) {
         $sessions = sql_sessions();
