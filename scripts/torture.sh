@@ -110,7 +110,7 @@ control=$((base + 49))
 proxy_pid=$!
 for _ in $(seq 50); do grep -q ready "$run/proxy.log" && break; sleep 0.1; done
 
-DLOCK_SO=$PWD/modules/dlock.so php -n -d "extension=$PWD/modules/dlock.so" -d extension=posix \
+DLOCK_SO=$PWD/modules/dlock.so php -n -d memory_limit=-1 -d "extension=$PWD/modules/dlock.so" -d extension=posix \
 	tests/torture/torture.php "$run" "$seed" "$seconds" "$k" "$mode" "$direct" "$proxied" "$control" \
 	"$server_sh" "$server_port" "${server2:-0}" 2> >(grep -v '^$' | tail -40 >&2)
 rc=$?
