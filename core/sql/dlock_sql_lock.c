@@ -266,6 +266,30 @@ static int sl_acquire(dlock_handle *h, const dlock_acquire_req *req, dlock_err *
 				                     "the write lock this read was to be granted beside is gone");
 			}
 			e = w->entry;
+			/* refused when a writer already queued behind our write lock
+			 * (as on ZooKeeper and Redis: it was first in line once the
+			 * write lock goes); one that queues after this question waits
+			 * for the read lock too */
+			if (l->drv->writer_queued &&
+			    (rc = l->drv->writer_queued(e->conn, h->path, h->path_len,
+			                                dlock_now_ms() + h->target.connect_timeout_ms, err)) !=
+			        DLOCK_OK) {
+				if (rc == DLOCK_ECONNLOSS) {
+					dlock_sql_pool_drop(e); /* the write lock went with its session */
+					return dlock_err_set(err, DLOCK_ELOST, 0,
+					                     "the write lock this read was to be granted beside "
+					                     "was lost with its connection");
+				}
+				return rc != DLOCK_EDEADLK
+				           ? rc
+				           : dlock_err_set(
+				                 err, DLOCK_EDEADLK, 0,
+				                 "cannot downgrade %.128s: a writer is queued behind this "
+				                 "write lock and would be next once the write lock is "
+				                 "released; release the write lock and acquire the read "
+				                 "lock normally",
+				                 h->path);
+			}
 		} else if ((rc = sl_busy(h, &avoid, &navoid, err)) != DLOCK_OK) {
 			return rc;
 		} else if ((rc = sl_pool_get(l, avoid, navoid, req->intr, &e, err)) != DLOCK_OK) {
