@@ -683,6 +683,13 @@ static int64_t dlock_my_session_id(const dlock_sql_conn *c)
 	return c ? c->id : 0;
 }
 
+/* Connector/C's one-time initialisation (dlock_my_library_init) allocates
+ * memory that only mysql_library_end() frees. */
+static void dlock_my_library_end(void)
+{
+	mysql_library_end();
+}
+
 const dlock_sql_driver dlock_my_driver = {
     .name = "mysql",
     .has_shared = 0,
@@ -699,4 +706,5 @@ const dlock_sql_driver dlock_my_driver = {
     .participants = dlock_my_participants,
     .session_id = dlock_my_session_id,
     .token = dlock_my_token,
+    .library_end = dlock_my_library_end,
 };

@@ -127,6 +127,11 @@ typedef struct dlock_sql_driver {
 	int (*writer_queued)(dlock_sql_conn *c, const char *name, size_t len, int64_t deadline,
 	                     dlock_err *err);
 
+	/* Frees what the client library keeps for the whole process (its
+	 * one-time initialisation), once no connection of this driver is left;
+	 * called at module shutdown. NULL when there is nothing to free. */
+	void (*library_end)(void);
+
 	/* Notifications, for semaphores (NULL when the server has none: the
 	 * generic layer then does not offer semaphores). A channel is named by
 	 * any bytes chan[0..len); two names may share a channel (a spurious
