@@ -225,6 +225,19 @@ static int sl_pool_get(sl_lock *l, dlock_sql_entry **avoid, size_t navoid,
 	return rc;
 }
 
+/* How long after a timed wait's end its answer is awaited before the
+ * server counts as stalled and the session is given up (which ends the wait
+ * and any grant with it): SL_REPLY_SLACK_MS, or connect_timeout when that is
+ * shorter. So a timed acquire() returns within its timeout plus 1 s once it
+ * has a session, as on the other backends. */
+#define SL_REPLY_SLACK_MS 1000
+static int64_t sl_reply_slack(const dlock_handle *h)
+{
+	int64_t ct = h->target.connect_timeout_ms;
+
+	return ct > 0 && ct < SL_REPLY_SLACK_MS ? ct : SL_REPLY_SLACK_MS;
+}
+
 static int sl_acquire(dlock_handle *h, const dlock_acquire_req *req, dlock_err *err)
 {
 	sl_lock *l = h->impl;
@@ -316,9 +329,9 @@ static int sl_acquire(dlock_handle *h, const dlock_acquire_req *req, dlock_err *
 		} else {
 			memcpy(sname, h->path, h->path_len + 1);
 			slen = h->path_len;
-			rc = l->drv->lock(e->conn, sname, slen, sl_shared(h), wait,
-			                  wait < 0 ? -1 : sent + wait + h->target.connect_timeout_ms, req->intr,
-			                  NULL, err);
+			rc =
+			    l->drv->lock(e->conn, sname, slen, sl_shared(h), wait,
+			                 wait < 0 ? -1 : sent + wait + sl_reply_slack(h), req->intr, NULL, err);
 		}
 		e->busy--;
 		if (e->pid != getpid()) {
