@@ -439,11 +439,43 @@ int dlock_sql_lock_release(dlock_handle *h, int wait, int all, dlock_err *err)
 	return DLOCK_OK;
 }
 
+/* How many times a question about a hold (ping, check, token) is asked
+ * again when the server cancelled its statement (KILL QUERY,
+ * pg_cancel_backend() from an administrator: the session and its locks stay)
+ * before the caller is told that the question could not be answered. */
+#define SL_ASK_TRIES 4
+
+/* Non-zero when rc, the answer of a question that was given no interrupt,
+ * is a statement cancelled or refused by the server on a session that is
+ * still there: asking again is safe (a cancelled token statement was rolled
+ * back; at worst one token is skipped). */
+static int sl_ask_again(const sl_lock *l, int rc)
+{
+	return (rc == DLOCK_EINTR || rc == DLOCK_ESERVER) && l->entry && l->entry->conn &&
+	       l->drv->alive(l->entry->conn);
+}
+
+/* The error of a question about l's hold that the server kept cancelling:
+ * true (the hold is not known to be lost) and distinct from "not held". */
+static int sl_ask_failed(const sl_lock *l, const char *what, dlock_err *err)
+{
+	char why[sizeof(err->msg)] = "";
+
+	if (err) {
+		memcpy(why, err->msg, sizeof(why));
+	}
+	return dlock_err_set(err, DLOCK_ESERVER, 0,
+	                     "lock %s: the server cancelled the statement asking for its %s %d times "
+	                     "(KILL QUERY or pg_cancel_backend() of its session?): %.200s; the lock "
+	                     "may still be held",
+	                     l->h->path, what, SL_ASK_TRIES, why);
+}
+
 int dlock_sql_lock_held(dlock_handle *h)
 {
 	sl_lock *l = h->impl;
 	int64_t sent;
-	int rc;
+	int rc, i;
 
 	if (l->holds == 0 || sl_in_wait(l) || !sl_alive(l)) {
 		return 0; /* busy: the session cannot be asked now, so the hold is not certain */
@@ -453,7 +485,12 @@ int dlock_sql_lock_held(dlock_handle *h)
 	 * come, so nothing but an answer of the session itself makes the hold
 	 * certain: one round trip a call */
 	sent = dlock_now_ms();
-	rc = l->drv->ping(l->entry->conn, sent + h->target.connect_timeout_ms, NULL);
+	for (i = 0; i < SL_ASK_TRIES; i++) {
+		rc = l->drv->ping(l->entry->conn, sent + h->target.connect_timeout_ms, NULL);
+		if (!sl_ask_again(l, rc)) {
+			break;
+		}
+	}
 	if (rc == DLOCK_OK) {
 		return 1;
 	}
@@ -492,15 +529,22 @@ int dlock_sql_lock_verify(dlock_handle *h, dlock_err *err)
 {
 	sl_lock *l = h->impl;
 	int64_t sent;
-	int rc;
+	int rc, i;
 
 	if ((rc = sl_askable(l, err)) != DLOCK_OK) {
 		return rc;
 	}
 	sent = dlock_now_ms();
-	rc = l->drv->check(l->entry->conn, l->sname, l->slen, sl_shared(h),
-	                   sent + h->target.connect_timeout_ms, err);
+	for (i = 0; i < SL_ASK_TRIES; i++) {
+		rc = l->drv->check(l->entry->conn, l->sname, l->slen, sl_shared(h),
+		                   sent + h->target.connect_timeout_ms, err);
+		if (!sl_ask_again(l, rc)) {
+			break;
+		}
+	}
 	if (rc == DLOCK_OK) {
+	} else if (i == SL_ASK_TRIES) {
+		rc = sl_ask_failed(l, "hold", err);
 	} else if (rc == DLOCK_ENOTHELD) {
 		l->lost = 1;
 		rc =
@@ -556,7 +600,7 @@ int dlock_sql_lock_token_fetch(dlock_handle *h, dlock_err *err)
 {
 	sl_lock *l = h->impl;
 	int64_t sent, token = 0;
-	int rc;
+	int rc, i;
 
 	if (l->holds > 0 && l->pid == getpid() && l->token) {
 		return DLOCK_OK;
@@ -565,10 +609,17 @@ int dlock_sql_lock_token_fetch(dlock_handle *h, dlock_err *err)
 		return rc;
 	}
 	sent = dlock_now_ms();
-	rc = l->drv->token(l->entry->conn, h->path, h->path_len, l->sname, l->slen, sl_shared(h),
-	                   sent + h->target.connect_timeout_ms, &token, err);
+	for (i = 0; i < SL_ASK_TRIES; i++) {
+		rc = l->drv->token(l->entry->conn, h->path, h->path_len, l->sname, l->slen, sl_shared(h),
+		                   sent + h->target.connect_timeout_ms, &token, err);
+		if (!sl_ask_again(l, rc)) {
+			break;
+		}
+	}
 	if (rc == DLOCK_OK) {
 		l->token = token;
+	} else if (i == SL_ASK_TRIES) {
+		rc = sl_ask_failed(l, "fencing token", err);
 	} else if (rc == DLOCK_ENOTHELD) {
 		l->lost = 1;
 		rc =
