@@ -295,13 +295,11 @@ static int sl_acquire(dlock_handle *h, const dlock_acquire_req *req, dlock_err *
 				}
 				return rc != DLOCK_EDEADLK
 				           ? rc
-				           : dlock_err_set(
-				                 err, DLOCK_EDEADLK, 0,
-				                 "cannot downgrade %.128s: a writer is queued behind this "
-				                 "write lock and would be next once the write lock is "
-				                 "released; release the write lock and acquire the read "
-				                 "lock normally",
-				                 h->path);
+				           : dlock_err_set(err, DLOCK_EDEADLK, 0,
+				                           "cannot downgrade: a writer is queued behind this "
+				                           "write lock and would be next once the write lock is "
+				                           "released; release the write lock and acquire the read "
+				                           "lock normally");
 			}
 		} else if ((rc = sl_busy(h, &avoid, &navoid, err)) != DLOCK_OK) {
 			return rc;
