@@ -4,7 +4,7 @@
 # root (mariadbd --user=root): every server runs in the background with its own
 # data dir, socket, pidfile and error log.
 #
-#   scripts/mysql.sh start PORT [--durable]
+#   scripts/mysql.sh start PORT [--durable] [--lower-case-names]
 #                                   fresh server: new data dir, database "dlock",
 #                                   user dlock/dlock on '%' (ALL on dlock.*,
 #                                   CONNECTION ADMIN and PROCESS on *.*); waits
@@ -16,6 +16,10 @@
 #                                   reached the kernel before it returns and
 #                                   survives a kill -9 of the server (only a
 #                                   machine crash would lose it).
+#                                   --lower-case-names runs the server with
+#                                   lower_case_table_names=1 (Windows' default:
+#                                   database names are stored lower-cased and
+#                                   compared without regard to case).
 #   scripts/mysql.sh stop PORT      SIGTERM by pidfile, waits for the exit, removes
 #                                   the state dir
 #   scripts/mysql.sh kill PORT      kill -9 by pidfile, waits until the port is
@@ -94,15 +98,17 @@ stop_port() {
 	return 0
 }
 
-start_server() { # port innodb_flush_log_at_trx_commit
-	local port=$1 flush=$2 dir
+start_server() { # port innodb_flush_log_at_trx_commit lower_case_table_names
+	local port=$1 flush=$2 lctn=$3 dir
 	dir=$(state_dir "$port")
 	stop_port "$port" TERM >/dev/null 2>&1
 	port_open "$port" && die "port $port is already in use by something else"
 	rm -rf "$dir"
 	mkdir -p "$dir" || die "cannot create $dir"
+	# the data dir must be made with the same lower_case_table_names as the server
 	if ! mariadb-install-db --no-defaults --datadir="$dir/data" --user=root \
 		--auth-root-authentication-method=normal --skip-test-db --skip-name-resolve \
+		--lower-case-table-names="$lctn" \
 		>"$dir/install.log" 2>&1; then
 		tail -20 "$dir/install.log" >&2
 		die "mariadb-install-db failed for port $port"
@@ -110,7 +116,7 @@ start_server() { # port innodb_flush_log_at_trx_commit
 	printf '%s\n' mariadbd --no-defaults --user=root --datadir="$dir/data" --port="$port" \
 		--bind-address="$HOST" --socket="$dir/sock" --pid-file="$dir/pid" --log-error="$dir/err" \
 		--skip-name-resolve --innodb-buffer-pool-size=32M --innodb-flush-log-at-trx-commit="$flush" \
-		>"$dir/args"
+		--lower-case-table-names="$lctn" >"$dir/args"
 	launch "$dir"
 	# root@127.0.0.1 has no password on a fresh data dir
 	wait_login "$port" root "" 15 || { tail -20 "$dir/err" >&2; die "mariadbd on port $port did not start"; }
@@ -126,13 +132,18 @@ cmd=${1:-}
 port=${2:-}
 case "$cmd" in
 start)
-	port_ok "$port" || die "usage: start PORT [--durable]"
+	usage="usage: start PORT [--durable] [--lower-case-names]"
+	port_ok "$port" || die "$usage"
 	flush=0
-	if (($# > 2)); then
-		[[ $3 == --durable && $# -eq 3 ]] || die "usage: start PORT [--durable]"
-		flush=2
-	fi
-	start_server "$port" "$flush"
+	lctn=0
+	for opt in "${@:3}"; do
+		case "$opt" in
+		--durable) flush=2 ;;
+		--lower-case-names) lctn=1 ;;
+		*) die "$usage" ;;
+		esac
+	done
+	start_server "$port" "$flush" "$lctn"
 	echo "mysql://$USER_NAME:$USER_PASS@$HOST:$port/$DB_NAME"
 	;;
 stop)
@@ -155,7 +166,7 @@ restart)
 	echo "mysql://$USER_NAME:$USER_PASS@$HOST:$port/$DB_NAME"
 	;;
 *)
-	sed -n '2,26p' "$0" >&2
+	sed -n '2,31p' "$0" >&2
 	exit 2
 	;;
 esac

@@ -111,7 +111,9 @@ static void dlock_my_hex(char *hex, const char *name, size_t len)
 /* Writes the SQL expression of name's server lock name on c into expr
  * (DLOCK_MY_EXPR_MAX bytes) and name's hex literal into hex. The server lock
  * name is qualified by c's database, "<db>.<name>" (a DSN's database has no
- * "."), hashed when longer than DLOCK_MY_PLAIN_MAX: GET_LOCK is server-wide
+ * "."; lower-cased at connect where the server folds database names, so every
+ * spelling of one database gives one name), hashed when longer than
+ * DLOCK_MY_PLAIN_MAX: GET_LOCK is server-wide
  * but the token table is per database, so a lock lives in one database, as
  * PostgreSQL's advisory locks do, and its tokens with it. */
 static void dlock_my_names(const dlock_sql_conn *c, char *expr, char *hex, const char *name,
@@ -130,6 +132,20 @@ static void dlock_my_names(const dlock_sql_conn *c, char *expr, char *hex, const
 		snprintf(expr, DLOCK_MY_EXPR_MAX, "%s", qhex);
 	} else {
 		snprintf(expr, DLOCK_MY_EXPR_MAX, "CONCAT('dlock:',LEFT(SHA2(%s,256),58))", qhex);
+	}
+}
+
+/* Lower-cases db in place: the server's own spelling of a database name
+ * when lower_case_table_names is not 0 (1: stored lower-cased, 2: compared
+ * lower-cased), where "/shop" and "/SHOP" name one database and so must give
+ * one lock name. A DSN's database is ASCII (dlock_dsn.c), whose case folding
+ * is the server's. */
+static void dlock_my_fold_db(char *db)
+{
+	for (; db && *db; db++) {
+		if (*db >= 'A' && *db <= 'Z') {
+			*db = (char)(*db - 'A' + 'a');
+		}
 	}
 }
 
@@ -179,7 +195,8 @@ static int dlock_my_connect(const dlock_target *t, int64_t deadline, const dlock
 	static const char setup[] =
 	    "SET SESSION wait_timeout = 31536000, SESSION autocommit = 1%s;"
 	    "SELECT CONNECTION_ID(), (SELECT COUNT(*) FROM information_schema.TABLES"
-	    " WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = '" DLOCK_SQL_TOKEN_TABLE "')";
+	    " WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = '" DLOCK_SQL_TOKEN_TABLE "'),"
+	    " @@lower_case_table_names";
 	char sql[sizeof(setup) + 64];
 	int64_t now = dlock_now_ms(), limit = deadline;
 	dlock_sql_conn *c;
@@ -211,7 +228,7 @@ static int dlock_my_connect(const dlock_target *t, int64_t deadline, const dlock
 	memset(&q, 0, sizeof(q));
 	q.sql = sql;
 	q.len = (unsigned long)strlen(sql);
-	q.nv = 2;
+	q.nv = 3;
 	dlock_my_query_start(c, &q);
 	rc = dlock_my_query_run(c, &q, limit, intr, "session setup", err);
 	if (rc == DLOCK_ETIMEDOUT || rc == DLOCK_ECONNLOSS) {
@@ -226,6 +243,9 @@ static int dlock_my_connect(const dlock_target *t, int64_t deadline, const dlock
 		goto fail;
 	}
 	c->id = q.v[0];
+	if (!q.isnull[2] && q.v[2] != 0) {
+		dlock_my_fold_db(c->cfg.dbname);
+	}
 	if (q.isnull[1] || q.v[1] == 0) {
 		rc = dlock_my_create_table(c, limit, err);
 		if (rc != DLOCK_OK) {
@@ -663,6 +683,13 @@ static int64_t dlock_my_session_id(const dlock_sql_conn *c)
 	return c ? c->id : 0;
 }
 
+/* Connector/C's one-time initialisation (dlock_my_library_init) allocates
+ * memory that only mysql_library_end() frees. */
+static void dlock_my_library_end(void)
+{
+	mysql_library_end();
+}
+
 const dlock_sql_driver dlock_my_driver = {
     .name = "mysql",
     .has_shared = 0,
@@ -679,4 +706,5 @@ const dlock_sql_driver dlock_my_driver = {
     .participants = dlock_my_participants,
     .session_id = dlock_my_session_id,
     .token = dlock_my_token,
+    .library_end = dlock_my_library_end,
 };

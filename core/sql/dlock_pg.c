@@ -313,6 +313,24 @@ static int dlock_pg_check(dlock_sql_conn *c, const char *name, size_t len, int s
 	return rc;
 }
 
+/* pg_locks lists a session waiting for a lock that conflicts with ours
+ * (granted = false); a writer waits in ExclusiveLock mode. */
+static int dlock_pg_writer_queued(dlock_sql_conn *c, const char *name, size_t len, int64_t deadline,
+                                  dlock_err *err)
+{
+	char v = 0;
+	int rc = dlock_pg_ask(c,
+	                      "SELECT EXISTS (SELECT 1 FROM pg_locks l WHERE " PG_LOCKS_OF(
+	                          "%1$s") " AND NOT l.granted AND l.pid <> pg_backend_pid() "
+	                                  "AND l.mode = '%2$s')",
+	                      name, len, "ExclusiveLock", deadline, &v, err);
+
+	if (rc == DLOCK_OK && v == 't') {
+		rc = dlock_err_set(err, DLOCK_EDEADLK, 0, "%s: a writer is queued", c->where);
+	}
+	return rc;
+}
+
 static int dlock_pg_ping(dlock_sql_conn *c, int64_t deadline, dlock_err *err)
 {
 	PGresult *r = NULL;
@@ -440,6 +458,7 @@ const dlock_sql_driver dlock_pg_driver = {
     .participants = dlock_pg_participants,
     .session_id = dlock_pg_session_id,
     .token = dlock_pg_token,
+    .writer_queued = dlock_pg_writer_queued,
     .listen = dlock_pg_listen,
     .notify = dlock_pg_notify,
     .wait_event = dlock_pg_wait_event,

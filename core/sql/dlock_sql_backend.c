@@ -119,6 +119,9 @@ static void dlock_pg_shutdown(int final)
 static void dlock_my_shutdown(int final)
 {
 	dlock_sql_pool_shutdown(&dlock_my_driver, final);
+	if (final && dlock_sql_pool_size(&dlock_my_driver) == 0 && dlock_my_driver.library_end) {
+		dlock_my_driver.library_end(); /* module shutdown: nothing connects after it */
+	}
 }
 
 /* The two tables differ only in their name and their own connections. */

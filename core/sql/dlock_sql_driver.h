@@ -120,6 +120,18 @@ typedef struct dlock_sql_driver {
 	int (*token)(dlock_sql_conn *c, const char *name, size_t len, const char *hold_name,
 	             size_t hold_len, int shared, int64_t deadline, int64_t *token, dlock_err *err);
 
+	/* For a downgrade (where has_shared): DLOCK_OK when no other session
+	 * waits for an exclusive hold of name, DLOCK_EDEADLK when one does (it
+	 * queued behind our write lock), DLOCK_ECONNLOSS or DLOCK_ESERVER. NULL
+	 * when the driver cannot tell. */
+	int (*writer_queued)(dlock_sql_conn *c, const char *name, size_t len, int64_t deadline,
+	                     dlock_err *err);
+
+	/* Frees what the client library keeps for the whole process (its
+	 * one-time initialisation), once no connection of this driver is left;
+	 * called at module shutdown. NULL when there is nothing to free. */
+	void (*library_end)(void);
+
 	/* Notifications, for semaphores (NULL when the server has none: the
 	 * generic layer then does not offer semaphores). A channel is named by
 	 * any bytes chan[0..len); two names may share a channel (a spurious

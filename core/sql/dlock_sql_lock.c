@@ -225,6 +225,19 @@ static int sl_pool_get(sl_lock *l, dlock_sql_entry **avoid, size_t navoid,
 	return rc;
 }
 
+/* How long after a timed wait's end its answer is awaited before the
+ * server counts as stalled and the session is given up (which ends the wait
+ * and any grant with it): SL_REPLY_SLACK_MS, or connect_timeout when that is
+ * shorter. So a timed acquire() returns within its timeout plus 1 s once it
+ * has a session, as on the other backends. */
+#define SL_REPLY_SLACK_MS 1000
+static int64_t sl_reply_slack(const dlock_handle *h)
+{
+	int64_t ct = h->target.connect_timeout_ms;
+
+	return ct > 0 && ct < SL_REPLY_SLACK_MS ? ct : SL_REPLY_SLACK_MS;
+}
+
 static int sl_acquire(dlock_handle *h, const dlock_acquire_req *req, dlock_err *err)
 {
 	sl_lock *l = h->impl;
@@ -266,6 +279,28 @@ static int sl_acquire(dlock_handle *h, const dlock_acquire_req *req, dlock_err *
 				                     "the write lock this read was to be granted beside is gone");
 			}
 			e = w->entry;
+			/* refused when a writer already queued behind our write lock
+			 * (as on ZooKeeper and Redis: it was first in line once the
+			 * write lock goes); one that queues after this question waits
+			 * for the read lock too */
+			if (l->drv->writer_queued &&
+			    (rc = l->drv->writer_queued(e->conn, h->path, h->path_len,
+			                                dlock_now_ms() + h->target.connect_timeout_ms, err)) !=
+			        DLOCK_OK) {
+				if (rc == DLOCK_ECONNLOSS) {
+					dlock_sql_pool_drop(e); /* the write lock went with its session */
+					return dlock_err_set(err, DLOCK_ELOST, 0,
+					                     "the write lock this read was to be granted beside "
+					                     "was lost with its connection");
+				}
+				return rc != DLOCK_EDEADLK
+				           ? rc
+				           : dlock_err_set(err, DLOCK_EDEADLK, 0,
+				                           "cannot downgrade: a writer is queued behind this "
+				                           "write lock and would be next once the write lock is "
+				                           "released; release the write lock and acquire the read "
+				                           "lock normally");
+			}
 		} else if ((rc = sl_busy(h, &avoid, &navoid, err)) != DLOCK_OK) {
 			return rc;
 		} else if ((rc = sl_pool_get(l, avoid, navoid, req->intr, &e, err)) != DLOCK_OK) {
@@ -292,9 +327,9 @@ static int sl_acquire(dlock_handle *h, const dlock_acquire_req *req, dlock_err *
 		} else {
 			memcpy(sname, h->path, h->path_len + 1);
 			slen = h->path_len;
-			rc = l->drv->lock(e->conn, sname, slen, sl_shared(h), wait,
-			                  wait < 0 ? -1 : sent + wait + h->target.connect_timeout_ms, req->intr,
-			                  NULL, err);
+			rc =
+			    l->drv->lock(e->conn, sname, slen, sl_shared(h), wait,
+			                 wait < 0 ? -1 : sent + wait + sl_reply_slack(h), req->intr, NULL, err);
 		}
 		e->busy--;
 		if (e->pid != getpid()) {
@@ -402,11 +437,43 @@ int dlock_sql_lock_release(dlock_handle *h, int wait, int all, dlock_err *err)
 	return DLOCK_OK;
 }
 
+/* How many times a question about a hold (ping, check, token) is asked
+ * again when the server cancelled its statement (KILL QUERY,
+ * pg_cancel_backend() from an administrator: the session and its locks stay)
+ * before the caller is told that the question could not be answered. */
+#define SL_ASK_TRIES 4
+
+/* Non-zero when rc, the answer of a question that was given no interrupt,
+ * is a statement cancelled or refused by the server on a session that is
+ * still there: asking again is safe (a cancelled token statement was rolled
+ * back; at worst one token is skipped). */
+static int sl_ask_again(const sl_lock *l, int rc)
+{
+	return (rc == DLOCK_EINTR || rc == DLOCK_ESERVER) && l->entry && l->entry->conn &&
+	       l->drv->alive(l->entry->conn);
+}
+
+/* The error of a question about l's hold that the server kept cancelling:
+ * true (the hold is not known to be lost) and distinct from "not held". */
+static int sl_ask_failed(const sl_lock *l, const char *what, dlock_err *err)
+{
+	char why[sizeof(err->msg)] = "";
+
+	if (err) {
+		memcpy(why, err->msg, sizeof(why));
+	}
+	return dlock_err_set(err, DLOCK_ESERVER, 0,
+	                     "lock %s: the server cancelled the statement asking for its %s %d times "
+	                     "(KILL QUERY or pg_cancel_backend() of its session?): %.200s; the lock "
+	                     "may still be held",
+	                     l->h->path, what, SL_ASK_TRIES, why);
+}
+
 int dlock_sql_lock_held(dlock_handle *h)
 {
 	sl_lock *l = h->impl;
 	int64_t sent;
-	int rc;
+	int rc, i;
 
 	if (l->holds == 0 || sl_in_wait(l) || !sl_alive(l)) {
 		return 0; /* busy: the session cannot be asked now, so the hold is not certain */
@@ -416,7 +483,12 @@ int dlock_sql_lock_held(dlock_handle *h)
 	 * come, so nothing but an answer of the session itself makes the hold
 	 * certain: one round trip a call */
 	sent = dlock_now_ms();
-	rc = l->drv->ping(l->entry->conn, sent + h->target.connect_timeout_ms, NULL);
+	for (i = 0; i < SL_ASK_TRIES; i++) {
+		rc = l->drv->ping(l->entry->conn, sent + h->target.connect_timeout_ms, NULL);
+		if (!sl_ask_again(l, rc)) {
+			break;
+		}
+	}
 	if (rc == DLOCK_OK) {
 		return 1;
 	}
@@ -455,15 +527,22 @@ int dlock_sql_lock_verify(dlock_handle *h, dlock_err *err)
 {
 	sl_lock *l = h->impl;
 	int64_t sent;
-	int rc;
+	int rc, i;
 
 	if ((rc = sl_askable(l, err)) != DLOCK_OK) {
 		return rc;
 	}
 	sent = dlock_now_ms();
-	rc = l->drv->check(l->entry->conn, l->sname, l->slen, sl_shared(h),
-	                   sent + h->target.connect_timeout_ms, err);
+	for (i = 0; i < SL_ASK_TRIES; i++) {
+		rc = l->drv->check(l->entry->conn, l->sname, l->slen, sl_shared(h),
+		                   sent + h->target.connect_timeout_ms, err);
+		if (!sl_ask_again(l, rc)) {
+			break;
+		}
+	}
 	if (rc == DLOCK_OK) {
+	} else if (i == SL_ASK_TRIES) {
+		rc = sl_ask_failed(l, "hold", err);
 	} else if (rc == DLOCK_ENOTHELD) {
 		l->lost = 1;
 		rc =
@@ -519,7 +598,7 @@ int dlock_sql_lock_token_fetch(dlock_handle *h, dlock_err *err)
 {
 	sl_lock *l = h->impl;
 	int64_t sent, token = 0;
-	int rc;
+	int rc, i;
 
 	if (l->holds > 0 && l->pid == getpid() && l->token) {
 		return DLOCK_OK;
@@ -528,10 +607,17 @@ int dlock_sql_lock_token_fetch(dlock_handle *h, dlock_err *err)
 		return rc;
 	}
 	sent = dlock_now_ms();
-	rc = l->drv->token(l->entry->conn, h->path, h->path_len, l->sname, l->slen, sl_shared(h),
-	                   sent + h->target.connect_timeout_ms, &token, err);
+	for (i = 0; i < SL_ASK_TRIES; i++) {
+		rc = l->drv->token(l->entry->conn, h->path, h->path_len, l->sname, l->slen, sl_shared(h),
+		                   sent + h->target.connect_timeout_ms, &token, err);
+		if (!sl_ask_again(l, rc)) {
+			break;
+		}
+	}
 	if (rc == DLOCK_OK) {
 		l->token = token;
+	} else if (i == SL_ASK_TRIES) {
+		rc = sl_ask_failed(l, "fencing token", err);
 	} else if (rc == DLOCK_ENOTHELD) {
 		l->lost = 1;
 		rc =
