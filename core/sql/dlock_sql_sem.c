@@ -12,7 +12,9 @@
  * The gate's holder is the head of the queue: it tries the slots and, when
  * all are taken, waits for the notification a release sends on "P\0wake",
  * asking again at least every DLOCK_SQL_SEM_RECHECK_MS in case a holder's
- * session ended without one (a killed process sends nothing). The gate's
+ * session ended without one (a killed process sends nothing). A try (wait 0)
+ * takes no gate and tries each slot once: it may overtake queued waiters,
+ * and it fails only when every slot is held. The gate's
  * token, asked for on demand like any SQL lock's, bumps the semaphore's own
  * row while a slot is held. */
 char *dlock_sql_sem_name(const char *path, size_t path_len, const char *what, int i, size_t *len)
@@ -53,8 +55,15 @@ int dlock_sql_sem_take(const dlock_sql_driver *drv, const dlock_handle *h, dlock
 		free(wake);
 		return dlock_err_set(err, DLOCK_ENOMEM, 0, "out of memory");
 	}
-	rc = drv->lock(c, gate, glen, 0, wait, wait < 0 ? -1 : dl + io, intr, NULL, err);
-	gated = rc == DLOCK_OK;
+	/* a try skips the gate: its holder (a blocked waiter, or another try
+	 * of the old code) holds it only while looking at the slots or while
+	 * every slot is taken, and a try must say "full" only when the slots
+	 * say so. It may take a slot ahead of queued waiters (no fairness to
+	 * them, as a try of a mutex that a release just freed); the slot
+	 * locks alone keep the holders at N or fewer. */
+	rc = wait == 0 ? DLOCK_OK
+	               : drv->lock(c, gate, glen, 0, wait, wait < 0 ? -1 : dl + io, intr, NULL, err);
+	gated = rc == DLOCK_OK && wait != 0;
 	while (rc == DLOCK_OK) {
 		int64_t now;
 
