@@ -16,6 +16,14 @@
 #                                   reached the kernel before it returns and
 #                                   survives a kill -9 of the server (only a
 #                                   machine crash would lose it).
+#   scripts/mysql.sh start PORT --primary
+#                                   as start, with a binary log (server id PORT):
+#                                   a server replicas can follow
+#   scripts/mysql.sh start PORT --replica-of PRIMARY_PORT
+#                                   as start, then replicates the --primary server
+#                                   on PRIMARY_PORT from its current binlog position
+#                                   (as root; read_only stays OFF) and waits until
+#                                   both replication threads run
 #   scripts/mysql.sh stop PORT      SIGTERM by pidfile, waits for the exit, removes
 #                                   the state dir
 #   scripts/mysql.sh kill PORT      kill -9 by pidfile, waits until the port is
@@ -94,8 +102,9 @@ stop_port() {
 	return 0
 }
 
-start_server() { # port innodb_flush_log_at_trx_commit
+start_server() { # port innodb_flush_log_at_trx_commit [extra mariadbd args...]
 	local port=$1 flush=$2 dir
+	shift 2
 	dir=$(state_dir "$port")
 	stop_port "$port" TERM >/dev/null 2>&1
 	port_open "$port" && die "port $port is already in use by something else"
@@ -110,7 +119,7 @@ start_server() { # port innodb_flush_log_at_trx_commit
 	printf '%s\n' mariadbd --no-defaults --user=root --datadir="$dir/data" --port="$port" \
 		--bind-address="$HOST" --socket="$dir/sock" --pid-file="$dir/pid" --log-error="$dir/err" \
 		--skip-name-resolve --innodb-buffer-pool-size=32M --innodb-flush-log-at-trx-commit="$flush" \
-		>"$dir/args"
+		"$@" >"$dir/args"
 	launch "$dir"
 	# root@127.0.0.1 has no password on a fresh data dir
 	wait_login "$port" root "" 15 || { tail -20 "$dir/err" >&2; die "mariadbd on port $port did not start"; }
@@ -122,17 +131,45 @@ start_server() { # port innodb_flush_log_at_trx_commit
 	wait_login "$port" "$USER_NAME" "$USER_PASS" 5 || die "user $USER_NAME cannot log in on port $port"
 }
 
+start_replica() { # port primary_port: follows the primary from its current binlog position
+	local port=$1 primary=$2 pos file off deadline st
+	pos=$(sql "$primary" root "" "SHOW MASTER STATUS") || die "no binlog on port $primary (start it --primary)"
+	read -r file off _ <<<"$pos"
+	[[ -n $file && $off =~ ^[0-9]+$ ]] || die "no binlog on port $primary (start it --primary)"
+	sql "$port" root "" "CHANGE MASTER TO MASTER_HOST='$HOST', MASTER_PORT=$primary,
+		MASTER_USER='root', MASTER_PASSWORD='', MASTER_LOG_FILE='$file', MASTER_LOG_POS=$off,
+		MASTER_USE_GTID=no, MASTER_CONNECT_RETRY=1; START SLAVE" >/dev/null ||
+		die "cannot make port $port a replica of port $primary"
+	deadline=$((${EPOCHREALTIME/./} + 15000000))
+	while ((${EPOCHREALTIME/./} < deadline)); do
+		# columns 11 and 12: Slave_IO_Running, Slave_SQL_Running
+		st=$(sql "$port" root "" "SHOW SLAVE STATUS" | awk -F'\t' '{print $11 " " $12}')
+		[[ $st == "Yes Yes" ]] && return 0
+		sleep 0.05
+	done
+	echo "$st" >&2
+	die "replication from port $primary to port $port did not start"
+}
+
 cmd=${1:-}
 port=${2:-}
 case "$cmd" in
 start)
-	port_ok "$port" || die "usage: start PORT [--durable]"
-	flush=0
-	if (($# > 2)); then
-		[[ $3 == --durable && $# -eq 3 ]] || die "usage: start PORT [--durable]"
+	usage="usage: start PORT [--durable | --primary | --replica-of PRIMARY_PORT]"
+	port_ok "$port" || die "$usage"
+	flush=0 extra=() primary=
+	if (($# == 3)) && [[ $3 == --durable ]]; then
 		flush=2
+	elif (($# == 3)) && [[ $3 == --primary ]]; then
+		extra=(--log-bin=binlog --server-id="$port")
+	elif (($# == 4)) && [[ $3 == --replica-of ]] && port_ok "$4"; then
+		primary=$4
+		extra=(--server-id="$port")
+	elif (($# > 2)); then
+		die "$usage"
 	fi
-	start_server "$port" "$flush"
+	start_server "$port" "$flush" "${extra[@]}"
+	[[ -z $primary ]] || start_replica "$port" "$primary"
 	echo "mysql://$USER_NAME:$USER_PASS@$HOST:$port/$DB_NAME"
 	;;
 stop)
@@ -155,7 +192,7 @@ restart)
 	echo "mysql://$USER_NAME:$USER_PASS@$HOST:$port/$DB_NAME"
 	;;
 *)
-	sed -n '2,26p' "$0" >&2
+	sed -n '2,36p' "$0" >&2
 	exit 2
 	;;
 esac
