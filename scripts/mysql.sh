@@ -31,7 +31,7 @@
 #   scripts/mysql.sh restart PORT   starts a stopped/killed server again on the same
 #                                   data dir, waits for a login, prints the DSN
 #
-# State lives in ${TMPDIR:-/tmp}/dlock-mysql-<port>/ (data/, pid, sock, err, args).
+# State lives in ${TMPDIR:-/tmp}/dlock-mysql-<port>/ (data/, tmp/, pid, sock, err, args).
 # Only the DSN goes to stdout; diagnostics go to stderr. Every wait is bounded;
 # nothing here binds or contacts any address but 127.0.0.1.
 set -uo pipefail
@@ -109,14 +109,18 @@ start_server() { # port innodb_flush_log_at_trx_commit [extra mariadbd args...]
 	stop_port "$port" TERM >/dev/null 2>&1
 	port_open "$port" && die "port $port is already in use by something else"
 	rm -rf "$dir"
-	mkdir -p "$dir" || die "cannot create $dir"
-	if ! mariadb-install-db --no-defaults --datadir="$dir/data" --user=root \
+	# a tmpdir of its own: servers bootstrapping at once in a shared /tmp
+	# can collide on temporary table names ("#sql-temptable-<pid>-...", with
+	# pids from other pid namespaces) and fail ("Unknown table
+	# 'mysql.tmp_user_sys'", 1 in 9 of three at once)
+	mkdir -p "$dir/tmp" || die "cannot create $dir"
+	if ! mariadb-install-db --no-defaults --datadir="$dir/data" --tmpdir="$dir/tmp" --user=root \
 		--auth-root-authentication-method=normal --skip-test-db --skip-name-resolve \
 		>"$dir/install.log" 2>&1; then
 		tail -20 "$dir/install.log" >&2
 		die "mariadb-install-db failed for port $port"
 	fi
-	printf '%s\n' mariadbd --no-defaults --user=root --datadir="$dir/data" --port="$port" \
+	printf '%s\n' mariadbd --no-defaults --user=root --datadir="$dir/data" --tmpdir="$dir/tmp" --port="$port" \
 		--bind-address="$HOST" --socket="$dir/sock" --pid-file="$dir/pid" --log-error="$dir/err" \
 		--skip-name-resolve --innodb-buffer-pool-size=32M --innodb-flush-log-at-trx-commit="$flush" \
 		"$@" >"$dir/args"
