@@ -20,6 +20,14 @@
 #                                   lower_case_table_names=1 (Windows' default:
 #                                   database names are stored lower-cased and
 #                                   compared without regard to case).
+#   scripts/mysql.sh start PORT --primary
+#                                   as start, with a binary log (server id PORT):
+#                                   a server replicas can follow
+#   scripts/mysql.sh start PORT --replica-of PRIMARY_PORT
+#                                   as start, then replicates the --primary server
+#                                   on PRIMARY_PORT from its current binlog position
+#                                   (as root; read_only stays OFF) and waits until
+#                                   both replication threads run
 #   scripts/mysql.sh stop PORT      SIGTERM by pidfile, waits for the exit, removes
 #                                   the state dir
 #   scripts/mysql.sh kill PORT      kill -9 by pidfile, waits until the port is
@@ -27,7 +35,7 @@
 #   scripts/mysql.sh restart PORT   starts a stopped/killed server again on the same
 #                                   data dir, waits for a login, prints the DSN
 #
-# State lives in ${TMPDIR:-/tmp}/dlock-mysql-<port>/ (data/, pid, sock, err, args).
+# State lives in ${TMPDIR:-/tmp}/dlock-mysql-<port>/ (data/, tmp/, pid, sock, err, args).
 # Only the DSN goes to stdout; diagnostics go to stderr. Every wait is bounded;
 # nothing here binds or contacts any address but 127.0.0.1.
 set -uo pipefail
@@ -98,25 +106,30 @@ stop_port() {
 	return 0
 }
 
-start_server() { # port innodb_flush_log_at_trx_commit lower_case_table_names
+start_server() { # port innodb_flush_log_at_trx_commit lower_case_table_names [extra mariadbd args...]
 	local port=$1 flush=$2 lctn=$3 dir
+	shift 3
 	dir=$(state_dir "$port")
 	stop_port "$port" TERM >/dev/null 2>&1
 	port_open "$port" && die "port $port is already in use by something else"
 	rm -rf "$dir"
-	mkdir -p "$dir" || die "cannot create $dir"
-	# the data dir must be made with the same lower_case_table_names as the server
-	if ! mariadb-install-db --no-defaults --datadir="$dir/data" --user=root \
+	# a tmpdir of its own: servers bootstrapping at once in a shared /tmp
+	# can collide on temporary table names ("#sql-temptable-<pid>-...", with
+	# pids from other pid namespaces) and fail ("Unknown table
+	# 'mysql.tmp_user_sys'", 1 in 9 of three at once); the data dir must be
+	# made with the same lower_case_table_names as the server
+	mkdir -p "$dir/tmp" || die "cannot create $dir"
+	if ! mariadb-install-db --no-defaults --datadir="$dir/data" --tmpdir="$dir/tmp" --user=root \
 		--auth-root-authentication-method=normal --skip-test-db --skip-name-resolve \
 		--lower-case-table-names="$lctn" \
 		>"$dir/install.log" 2>&1; then
 		tail -20 "$dir/install.log" >&2
 		die "mariadb-install-db failed for port $port"
 	fi
-	printf '%s\n' mariadbd --no-defaults --user=root --datadir="$dir/data" --port="$port" \
+	printf '%s\n' mariadbd --no-defaults --user=root --datadir="$dir/data" --tmpdir="$dir/tmp" --port="$port" \
 		--bind-address="$HOST" --socket="$dir/sock" --pid-file="$dir/pid" --log-error="$dir/err" \
 		--skip-name-resolve --innodb-buffer-pool-size=32M --innodb-flush-log-at-trx-commit="$flush" \
-		--lower-case-table-names="$lctn" >"$dir/args"
+		--lower-case-table-names="$lctn" "$@" >"$dir/args"
 	launch "$dir"
 	# root@127.0.0.1 has no password on a fresh data dir
 	wait_login "$port" root "" 15 || { tail -20 "$dir/err" >&2; die "mariadbd on port $port did not start"; }
@@ -128,22 +141,50 @@ start_server() { # port innodb_flush_log_at_trx_commit lower_case_table_names
 	wait_login "$port" "$USER_NAME" "$USER_PASS" 5 || die "user $USER_NAME cannot log in on port $port"
 }
 
+start_replica() { # port primary_port: follows the primary from its current binlog position
+	local port=$1 primary=$2 pos file off deadline st
+	pos=$(sql "$primary" root "" "SHOW MASTER STATUS") || die "no binlog on port $primary (start it --primary)"
+	read -r file off _ <<<"$pos"
+	[[ -n $file && $off =~ ^[0-9]+$ ]] || die "no binlog on port $primary (start it --primary)"
+	sql "$port" root "" "CHANGE MASTER TO MASTER_HOST='$HOST', MASTER_PORT=$primary,
+		MASTER_USER='root', MASTER_PASSWORD='', MASTER_LOG_FILE='$file', MASTER_LOG_POS=$off,
+		MASTER_USE_GTID=no, MASTER_CONNECT_RETRY=1; START SLAVE" >/dev/null ||
+		die "cannot make port $port a replica of port $primary"
+	deadline=$((${EPOCHREALTIME/./} + 15000000))
+	while ((${EPOCHREALTIME/./} < deadline)); do
+		# columns 11 and 12: Slave_IO_Running, Slave_SQL_Running
+		st=$(sql "$port" root "" "SHOW SLAVE STATUS" | awk -F'\t' '{print $11 " " $12}')
+		[[ $st == "Yes Yes" ]] && return 0
+		sleep 0.05
+	done
+	echo "$st" >&2
+	die "replication from port $primary to port $port did not start"
+}
+
 cmd=${1:-}
 port=${2:-}
 case "$cmd" in
 start)
-	usage="usage: start PORT [--durable] [--lower-case-names]"
+	usage="usage: start PORT [--durable | --primary | --replica-of PRIMARY_PORT] [--lower-case-names]"
 	port_ok "$port" || die "$usage"
-	flush=0
-	lctn=0
-	for opt in "${@:3}"; do
-		case "$opt" in
+	flush=0 lctn=0 extra=() primary=
+	set -- "${@:3}"
+	while (($#)); do
+		case "$1" in
 		--durable) flush=2 ;;
 		--lower-case-names) lctn=1 ;;
+		--primary) extra+=(--log-bin=binlog --server-id="$port") ;;
+		--replica-of)
+			port_ok "${2:-}" || die "$usage"
+			primary=$2 extra+=(--server-id="$port")
+			shift
+			;;
 		*) die "$usage" ;;
 		esac
+		shift
 	done
-	start_server "$port" "$flush" "$lctn"
+	start_server "$port" "$flush" "$lctn" "${extra[@]}"
+	[[ -z $primary ]] || start_replica "$port" "$primary"
 	echo "mysql://$USER_NAME:$USER_PASS@$HOST:$port/$DB_NAME"
 	;;
 stop)
@@ -166,7 +207,7 @@ restart)
 	echo "mysql://$USER_NAME:$USER_PASS@$HOST:$port/$DB_NAME"
 	;;
 *)
-	sed -n '2,31p' "$0" >&2
+	sed -n '2,40p' "$0" >&2
 	exit 2
 	;;
 esac

@@ -43,7 +43,9 @@
  * keepalive (global tcp_keepalive_time, by default the kernel's 2 h; it is
  * not settable per session). max_statement_time = 0 (MariaDB) /
  * max_execution_time = 0 (MySQL): a server-wide statement limit would cut a
- * long GET_LOCK wait. autocommit = 1: the token update commits by itself. */
+ * long GET_LOCK wait. autocommit = 1: the token update commits by itself.
+ * The same round trip asks whether the server is read-only or (MariaDB) a
+ * replica: such a server is refused (dlock_my_refuse_replica). */
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -186,6 +188,34 @@ static int dlock_my_create_table(dlock_sql_conn *c, int64_t deadline, dlock_err 
 	return DLOCK_OK;
 }
 
+/* Refuses a server that is read-only or a replica, from the setup's answer
+ * q (v[2]: whether @@GLOBAL.read_only is on; v[3]: MariaDB's Slaves_running,
+ * or NULL): GET_LOCK works there, but its locks are that server's own and
+ * exclude nobody who
+ * reached the primary, so two holders could meet. read_only is refused
+ * whoever the user is (a user with SUPER or READ ONLY ADMIN could still
+ * write the token row). MySQL's super_read_only implies read_only. Returns
+ * DLOCK_OK or DLOCK_ESERVER. */
+static int dlock_my_refuse_replica(dlock_sql_conn *c, const dlock_my_query *q, dlock_err *err)
+{
+	if (!q->isnull[3] && q->v[3] > 0) {
+		return dlock_err_set(err, DLOCK_ESERVER, 0,
+		                     "%s: refused: the server is a replica (Slaves_running = %lld), whose "
+		                     "GET_LOCK locks do not exclude the primary's "
+		                     "clients; point the DSN at the primary",
+		                     c->where, (long long)q->v[3]);
+	}
+	if (!q->isnull[2] && q->v[2] != 0) {
+		return dlock_err_set(err, DLOCK_ESERVER, 0,
+		                     "%s: refused: the server is read-only (read_only is ON), as a "
+		                     "replica is; its GET_LOCK locks would not exclude the primary's "
+		                     "clients; point the DSN at the primary (a primary that is "
+		                     "read-only for maintenance is refused too)",
+		                     c->where);
+	}
+	return DLOCK_OK;
+}
+
 static int dlock_my_connect(const dlock_target *t, int64_t deadline, const dlock_interrupt *intr,
                             dlock_sql_conn **out, dlock_err *err)
 {
@@ -196,8 +226,17 @@ static int dlock_my_connect(const dlock_target *t, int64_t deadline, const dlock
 	    "SET SESSION wait_timeout = 31536000, SESSION autocommit = 1%s;"
 	    "SELECT CONNECTION_ID(), (SELECT COUNT(*) FROM information_schema.TABLES"
 	    " WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = '" DLOCK_SQL_TOKEN_TABLE "'),"
-	    " @@lower_case_table_names";
-	char sql[sizeof(setup) + 64];
+	    " CAST(@@GLOBAL.read_only AS CHAR) NOT IN ('0', 'OFF'), %s, @@lower_case_table_names";
+	/* read_only as text: an integer on MySQL and MariaDB 10, an enum on
+	 * newer MariaDB. MariaDB's count of running replication threads is
+	 * readable without a privilege (SHOW SLAVE STATUS needs SLAVE
+	 * MONITOR); MySQL 5.7+ has it only in performance_schema tables that
+	 * need one, so on MySQL only read_only is asked */
+	static const char maria_replica[] =
+	    "(SELECT VARIABLE_VALUE FROM information_schema.GLOBAL_STATUS"
+	    " WHERE VARIABLE_NAME = 'SLAVES_RUNNING')";
+	char sql[sizeof(setup) + sizeof(maria_replica) + 64];
+	int maria;
 	int64_t now = dlock_now_ms(), limit = deadline;
 	dlock_sql_conn *c;
 	dlock_my_query q;
@@ -222,13 +261,14 @@ static int dlock_my_connect(const dlock_target *t, int64_t deadline, const dlock
 		goto fail;
 	}
 	c->owner = getpid();
+	maria = strstr(mysql_get_server_info(c->my), "MariaDB") != NULL;
 	snprintf(sql, sizeof(sql), setup,
-	         strstr(mysql_get_server_info(c->my), "MariaDB") ? ", SESSION max_statement_time = 0"
-	                                                         : ", SESSION max_execution_time = 0");
+	         maria ? ", SESSION max_statement_time = 0" : ", SESSION max_execution_time = 0",
+	         maria ? maria_replica : "NULL");
 	memset(&q, 0, sizeof(q));
 	q.sql = sql;
 	q.len = (unsigned long)strlen(sql);
-	q.nv = 3;
+	q.nv = 5;
 	dlock_my_query_start(c, &q);
 	rc = dlock_my_query_run(c, &q, limit, intr, "session setup", err);
 	if (rc == DLOCK_ETIMEDOUT || rc == DLOCK_ECONNLOSS) {
@@ -243,7 +283,10 @@ static int dlock_my_connect(const dlock_target *t, int64_t deadline, const dlock
 		goto fail;
 	}
 	c->id = q.v[0];
-	if (!q.isnull[2] && q.v[2] != 0) {
+	if ((rc = dlock_my_refuse_replica(c, &q, err)) != DLOCK_OK) {
+		goto fail;
+	}
+	if (!q.isnull[4] && q.v[4] != 0) {
 		dlock_my_fold_db(c->cfg.dbname);
 	}
 	if (q.isnull[1] || q.v[1] == 0) {

@@ -34,9 +34,9 @@ typedef struct dlock_my_query {
 	MYSQL_RES *res;    /* the finished store call's result (freed by the reader) */
 	MYSQL *cret;       /* the finished connect call's return value (NULL: failed) */
 	int rows;          /* result sets with a row seen so far */
-	int nv;            /* columns of the last row wanted in v / isnull (at most 4) */
-	int64_t v[4];      /* the first row of the last result set, as integers */
-	int isnull[4];     /* non-zero where that column was SQL NULL */
+	int nv;            /* columns of the last row wanted in v / isnull (at most 5) */
+	int64_t v[5];      /* the first row of the last result set, as integers */
+	int isnull[5];     /* non-zero where that column was SQL NULL */
 	const char *sql;   /* the statement text (caller-owned while the query runs) */
 	unsigned long len; /* bytes of sql */
 } dlock_my_query;

@@ -12,7 +12,10 @@
  * The gate's holder is the head of the queue: it tries the slots and, when
  * all are taken, waits for the notification a release sends on "P\0wake",
  * asking again at least every DLOCK_SQL_SEM_RECHECK_MS in case a holder's
- * session ended without one (a killed process sends nothing). The gate's
+ * session ended without one (a killed process sends nothing). A try (wait 0)
+ * takes no gate and tries each slot once, and so does a timed wait whose time
+ * ran out in the gate's queue: they may overtake queued waiters, and fail
+ * only when every slot is held. The gate's
  * token, asked for on demand like any SQL lock's, bumps the semaphore's own
  * row while a slot is held. */
 char *dlock_sql_sem_name(const char *path, size_t path_len, const char *what, int i, size_t *len)
@@ -45,7 +48,7 @@ int dlock_sql_sem_take(const dlock_sql_driver *drv, const dlock_handle *h, dlock
 	char *gate = sem_name(h, "gate", -1, &glen), *wake = sem_name(h, "wake", -1, &wlen);
 	int64_t start = dlock_now_ms(), dl = wait < 0 ? -1 : start + wait,
 	        io = h->target.connect_timeout_ms;
-	int rc, listening = 0, gated, i, first = (int)(getpid() % h->max_leases);
+	int rc, listening = 0, gated, once = wait == 0, i, first = (int)(getpid() % h->max_leases);
 
 	*slot = NULL;
 	if (!gate || !wake) {
@@ -53,8 +56,20 @@ int dlock_sql_sem_take(const dlock_sql_driver *drv, const dlock_handle *h, dlock
 		free(wake);
 		return dlock_err_set(err, DLOCK_ENOMEM, 0, "out of memory");
 	}
-	rc = drv->lock(c, gate, glen, 0, wait, wait < 0 ? -1 : dl + io, intr, NULL, err);
-	gated = rc == DLOCK_OK;
+	/* a try skips the gate: its holder (a blocked waiter, or a contender
+	 * looking at the slots) may hold it while slots are free, and a try
+	 * must say "full" only when the slots say so. So does a timed wait
+	 * whose time ran out in the gate's queue: one last look at the slots.
+	 * Either may take a slot ahead of queued waiters (no fairness to
+	 * them, as a try of a mutex that a release just freed); the slot
+	 * locks alone keep the holders at N or fewer. */
+	rc = wait == 0 ? DLOCK_OK
+	               : drv->lock(c, gate, glen, 0, wait, wait < 0 ? -1 : dl + io, intr, NULL, err);
+	gated = rc == DLOCK_OK && wait != 0;
+	if (rc == DLOCK_ETIMEDOUT && wait > 0) {
+		rc = DLOCK_OK; /* the gate is not ours: a try's single look */
+		once = 1;
+	}
 	while (rc == DLOCK_OK) {
 		int64_t now;
 
@@ -79,7 +94,7 @@ int dlock_sql_sem_take(const dlock_sql_driver *drv, const dlock_handle *h, dlock
 			break;
 		}
 		now = dlock_now_ms();
-		if (wait == 0 || (dl >= 0 && now >= dl)) {
+		if (once || (dl >= 0 && now >= dl)) {
 			rc = DLOCK_ETIMEDOUT;
 			break;
 		}

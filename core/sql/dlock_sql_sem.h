@@ -26,9 +26,12 @@
  * *len; NULL when out of memory. */
 char *dlock_sql_sem_name(const char *path, size_t path_len, const char *what, int i, size_t *len);
 
-/* Takes h's gate on c within wait (ms; < 0 for ever, 0 a single try),
- * then a free slot, whose name goes to *slot (malloc()ed, owned by the
- * caller) and *slot_len; the gate is released again either way. Returns
+/* Takes h's gate on c within wait (ms; < 0 for ever), then a free slot,
+ * whose name goes to *slot (malloc()ed, owned by the caller) and *slot_len;
+ * the gate is released again either way. wait 0 is a single try that takes
+ * no gate: each slot is tried once, so it fails only when all N are held
+ * (and may overtake the waiters queued on the gate); a wait > 0 that times
+ * out in the gate's queue ends with the same single look. Returns
  * DLOCK_OK, DLOCK_ETIMEDOUT (no slot; nothing held), DLOCK_EINTR, or the
  * driver's failure (DLOCK_ECONNLOSS: c and what it held are gone). */
 int dlock_sql_sem_take(const dlock_sql_driver *drv, const dlock_handle *h, dlock_sql_conn *c,
