@@ -202,16 +202,18 @@ static const char dlock_lua_lock[] = DLOCK_LUA_FORMATS DLOCK_LUA_WAKE DLOCK_LUA_
  * latch ttl ms, wait prefix, wake prefix, heartbeat ttl ms. Drops our hold
  * (the server counts 1: nested holds are counted by the process). Returns 1
  * released, -1 not ours (gone); a retry with the same latch returns the
- * first answer. Redisson's waiters get its unlock message. */
+ * first answer. Redisson's waiters get its unlock message, last and through
+ * pcall: dlock's own waiters are woken by their wake lists, and a user the
+ * server refuses the channel to (an ACL without it) still releases. */
 static const char dlock_lua_unlock[] = DLOCK_LUA_FORMATS DLOCK_LUA_WAKE
     "local v = redis.call('get', KEYS[3]) "
     "if v then return tonumber(v) end "
     "if held(KEYS[1], ARGV[2], ARGV[1]) == 0 then "
     "redis.call('set', KEYS[3], -1, 'px', ARGV[3]) return -1 end "
     "drop(KEYS[1], ARGV[2], ARGV[1]) "
-    "if ARGV[2] == 'r' then redis.call('publish', KEYS[2], 0) end "
     "redis.call('set', KEYS[3], 1, 'px', ARGV[3]) "
     "wake(KEYS[1], KEYS[4], ARGV[4], ARGV[5], tonumber(ARGV[6])) "
+    "if ARGV[2] == 'r' then redis.pcall('publish', KEYS[2], 0) end "
     "return 1 ";
 
 /* KEYS: lock, queue. ARGV: waiter id, wait prefix, wake prefix, ttl ms,
