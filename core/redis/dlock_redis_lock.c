@@ -440,7 +440,8 @@ static int rl_acquire(dlock_handle *h, dlock_redis_conn *c, const dlock_acquire_
 			if (out[0] == -3) {
 				return dlock_err_set(err, DLOCK_EDEADLK, 0,
 				                     "cannot take the read lock beside this process's write lock: "
-				                     "a writer is queued behind it and would be overtaken");
+				                     "a writer (or a mutex or semaphore on the same name) is "
+				                     "queued behind it and would be overtaken");
 			}
 			if (out[0] == -2) {
 				return dlock_err_set(err, DLOCK_ELOST, 0,

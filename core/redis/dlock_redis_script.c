@@ -149,7 +149,8 @@
  * {1, count, token} held (also when our field is there already: the reply of
  * an earlier try was lost), {0, 0, 0} not held (the waiter queued, its
  * heartbeat refreshed), {-2} the write hold of a downgrade is gone, {-3} a
- * downgrade refused because a writer waits. A newcomer is granted only when
+ * downgrade refused because a waiter a reader excludes (a writer, a mutex,
+ * a semaphore) waits. A newcomer is granted only when
  * the plan of the live waiters ahead of it (see DLOCK_LUA_WAKE) takes them
  * all and it fits beside them, so it never overtakes a waiter it excludes.
  * A grant takes its token before it writes anything: a token step that fails
@@ -167,7 +168,7 @@ static const char dlock_lua_lock[] = DLOCK_LUA_FORMATS DLOCK_LUA_WAKE DLOCK_LUA_
     "if grant ~= '' then "
     "if held(KEYS[1], 'ww', grant) == 0 then return {-2, 0, 0} end "
     "for _, w in ipairs(redis.call('lrange', KEYS[2], 0, -1)) do "
-    "if wfmt(w) == 'ww' and redis.call('exists', pw .. w) == 1 then "
+    "if wfmt(w) ~= 'wr' and redis.call('exists', pw .. w) == 1 then "
     "return {-3, 0, 0} end end "
     "local tk = nexttok(KEYS[3]) "
     "take(KEYS[1], fmt, field, lease) "

@@ -93,6 +93,25 @@ foreach ([['read', 'lock'], ['read', 'laravel'], ['read', 'sem'], ['read', 'writ
         }
     }
 }
+/* a downgrade is a reader too: refused while a mutex waits behind our write */
+$name = dlt_rkey('r060-5');
+$rw = new DistributedReadWriteLock($name, dlt_ropts());
+var_dump($rw->writeLock()->acquire(5));
+dlt_send($m, "take lock $name 20");
+var_dump(dlt_until(fn() => count(DistributedLock::participants($name, dlt_ropts())) === 2, 10));
+try {
+    $d = $rw->readLock()->acquire(1) ? 'granted' : 'not granted';
+} catch (DistributedLockException $e) {
+    $d = 'refused';
+}
+echo "downgrade beside a waiting mutex: $d\n";
+$rw->writeLock()->release();
+if ($rw->readLock()->isAcquired()) {
+    $rw->readLock()->release();
+}
+echo 'mutex: ', strtok(dlt_line($m), ' '), "\n";
+dlt_send($m, "drop $name");
+dlt_line($m);
 foreach ([$h[0], $h[1], $m] as $c) {
     dlt_finish($c);
 }
@@ -101,7 +120,7 @@ echo "done\n";
 --CLEAN--
 <?php
 require __DIR__ . '/../inc/redis.inc';
-for ($i = 0; $i < 5; $i++) {
+for ($i = 0; $i < 6; $i++) {
     dlt_redis_clean(dlt_rkey('r060-' . $i));
 }
 ?>
@@ -111,4 +130,8 @@ read holders, laravel waiter: queued true, granted
 read holders, sem waiter: queued true, granted
 read holders, write waiter: queued true, granted
 sem3 holders, lock waiter: queued true, granted
+bool(true)
+bool(true)
+downgrade beside a waiting mutex: refused
+mutex: held
 done
