@@ -382,7 +382,7 @@ static int rl_acquire(dlock_handle *h, dlock_redis_conn *c, const dlock_acquire_
                       dlock_err *err)
 {
 	rl_lock *l = h->impl;
-	char waiter[DLOCK_REDIS_FIELD_MAX + 24] = "";
+	char waiter[DLOCK_REDIS_FIELD_MAX + 48] = "";
 	const char *grant = "";
 	int64_t dl = req->timeout_ms < 0 ? -1 : dlock_now_ms() + req->timeout_ms, loss_since = 0;
 	long long out[3];
@@ -399,7 +399,9 @@ static int rl_acquire(dlock_handle *h, dlock_redis_conn *c, const dlock_acquire_
 		grant = ((rl_lock *)req->grant_from->impl)->lease.field;
 	}
 	if (req->timeout_ms != 0) {
-		snprintf(waiter, sizeof(waiter), "%s:%llu", l->lease.field, (unsigned long long)++l->seq);
+		/* ":<seq>.<format>": the scripts see what each waiter waits for */
+		snprintf(waiter, sizeof(waiter), "%s:%llu.%s", l->lease.field, (unsigned long long)++l->seq,
+		         rl_fmt(h));
 	}
 	for (;;) {
 		int64_t sent = dlock_now_ms(), now, call = sent; /* call: when the failing call began */
@@ -438,7 +440,8 @@ static int rl_acquire(dlock_handle *h, dlock_redis_conn *c, const dlock_acquire_
 			if (out[0] == -3) {
 				return dlock_err_set(err, DLOCK_EDEADLK, 0,
 				                     "cannot take the read lock beside this process's write lock: "
-				                     "a writer is queued behind it and would be overtaken");
+				                     "a writer (or a mutex or semaphore on the same name) is "
+				                     "queued behind it and would be overtaken");
 			}
 			if (out[0] == -2) {
 				return dlock_err_set(err, DLOCK_ELOST, 0,

@@ -93,40 +93,55 @@
 	"if c then return c end "                                                                      \
 	"return nexttok(k) end "
 
-/* Makes sure the first n live waiters of queue q are woken: each not woken
- * yet gets one LPUSH on its wake list (dlock uses LPUSH for nothing else);
- * waiters whose heartbeat key (pw..id) expired are dropped on the way.
- * Returns the number woken now: a mutex release wakes one waiter, or none
- * when the first was woken already and has not acted yet. For a read-write
- * lock (rw set) the first group is woken instead: the first writer alone
- * when nobody holds (n > 0 with the write part's avail), or the readers up
- * to the first writer when no writer holds (rfree). */
+/* Who is served next. A waiter's id ends ":<seq>.<format>", so the scripts
+ * know what each waiter waits for (an id without it, from an older dlock,
+ * counts by its "r:"/"w:" prefix, else as a mutex). A plan walks the live
+ * waiters in queue order and grants, on paper, each that fits beside the
+ * holders and the waiters granted before it: fits() is avail() for its
+ * format when the plan is empty; beside planned grants only readers beside
+ * readers, and semaphore holders up to the free places, fit; a mutex (any
+ * format) or a writer fits only an empty plan. The walk stops at the first
+ * waiter that does not fit, so nobody behind it, of whatever kind, overtakes
+ * it: a waiter is granted as soon as what it waits for is free, however the
+ * holders of another kind overlap. */
 #define DLOCK_LUA_WAKE                                                                             \
-	"local function wake(q, pw, pk, ttl, n, rw, rfree) "                                           \
-	"local woke, seen = 0, 0 "                                                                     \
-	"if n <= 0 and not rfree then return 0 end "                                                   \
+	"local function wfmt(w) "                                                                      \
+	"local f = string.match(w, ':%d+%.([^:.]+)$') "                                                \
+	"if f then return f end "                                                                      \
+	"local p = string.sub(w, 1, 2) "                                                               \
+	"if p == 'r:' then return 'wr' elseif p == 'w:' then return 'ww' end "                         \
+	"return 'r' end "                                                                              \
+	"local function kindof(f) "                                                                    \
+	"if f == 'wr' then return 'R' elseif string.sub(f, 1, 1) == 'z' then return 'Z' end "          \
+	"return 'X' end "                                                                              \
+	"local function plan(k) return {k = k, av = {}, n = 0, kind = ''} end "                        \
+	"local function fits(p, f) "                                                                   \
+	"local a = p.av[f] "                                                                           \
+	"if a == nil then a = avail(p.k, f) p.av[f] = a end "                                          \
+	"if p.n == 0 then return a > 0 end "                                                           \
+	"local kd = kindof(f) "                                                                        \
+	"if kd == 'X' or kd ~= p.kind then return false end "                                          \
+	"if kd == 'R' then return a > 0 end "                                                          \
+	"return a - p.n > 0 end "                                                                      \
+	"local function plan_add(p, f) p.n = p.n + 1 p.kind = kindof(f) end "                          \
+	"local function wake(k, q, pw, pk, ttl) "                                                      \
+	"local p, woke = plan(k), 0 "                                                                  \
 	"for _, h in ipairs(redis.call('lrange', q, 0, -1)) do "                                       \
 	"local st = redis.call('get', pw .. h) "                                                       \
 	"if not st then redis.call('lrem', q, 1, h) "                                                  \
 	"else "                                                                                        \
-	"local writer = rw and string.sub(h, 1, 2) == 'w:' "                                           \
-	"if rw and ((writer and (seen > 0 or n <= 0)) or ((not writer) and not rfree)) then break "    \
-	"end "                                                                                         \
+	"local f = wfmt(h) "                                                                           \
+	"if not fits(p, f) then break end "                                                            \
+	"plan_add(p, f) "                                                                              \
 	"if st ~= 'woken' then "                                                                       \
 	"redis.call('lpush', pk .. h, '1') "                                                           \
 	"redis.call('pexpire', pk .. h, ttl) "                                                         \
 	"redis.call('set', pw .. h, 'woken', 'px', ttl) "                                              \
 	"woke = woke + 1 "                                                                             \
 	"end "                                                                                         \
-	"seen = seen + 1 "                                                                             \
-	"if writer or ((not rw) and seen >= n) then break end "                                        \
 	"end "                                                                                         \
 	"end "                                                                                         \
-	"return woke end "                                                                             \
-	"local function wakeall(k, q, pw, pk, ttl, fmt) "                                              \
-	"if string.sub(fmt, 1, 1) ~= 'w' then return wake(q, pw, pk, ttl, avail(k, fmt), false, "      \
-	"false) end "                                                                                  \
-	"return wake(q, pw, pk, ttl, avail(k, 'ww'), true, avail(k, 'wr') > 0) end "
+	"return woke end "
 
 /* KEYS: lock, queue, token. ARGV: lease ms, field, format, waiter id ('' for
  * a try), heartbeat ttl ms, wait-key prefix, wake-key prefix, and for a
@@ -134,43 +149,48 @@
  * {1, count, token} held (also when our field is there already: the reply of
  * an earlier try was lost), {0, 0, 0} not held (the waiter queued, its
  * heartbeat refreshed), {-2} the write hold of a downgrade is gone, {-3} a
- * downgrade refused because a writer waits. Free places go to the first live
- * waiters (a reader waits only behind writers), so a newcomer never
- * overtakes the queue. */
+ * downgrade refused because a waiter a reader excludes (a writer, a mutex,
+ * a semaphore) waits. A newcomer is granted only when
+ * the plan of the live waiters ahead of it (see DLOCK_LUA_WAKE) takes them
+ * all and it fits beside them, so it never overtakes a waiter it excludes.
+ * A grant takes its token before it writes anything: a token step that fails
+ * (a counter that is not a number) aborts the script with nothing written. */
 static const char dlock_lua_lock[] = DLOCK_LUA_FORMATS DLOCK_LUA_WAKE DLOCK_LUA_TOKEN
     "local lease, field, fmt, me = ARGV[1], ARGV[2], ARGV[3], ARGV[4] "
     "local ttl, pw, pk, grant = tonumber(ARGV[5]), ARGV[6], ARGV[7], ARGV[8] "
-    "local reader = fmt == 'wr' "
     "local cnt = held(KEYS[1], fmt, field) "
     "if cnt > 0 then "
+    "local tk = curtok(KEYS[3]) "
     "if me ~= '' then redis.call('lrem', KEYS[2], 0, me) redis.call('del', pw .. me, pk .. me) end "
     "setlease(KEYS[1], fmt, field, lease) "
-    "return {1, cnt, curtok(KEYS[3])} "
+    "return {1, cnt, tk} "
     "end "
     "if grant ~= '' then "
     "if held(KEYS[1], 'ww', grant) == 0 then return {-2, 0, 0} end "
     "for _, w in ipairs(redis.call('lrange', KEYS[2], 0, -1)) do "
-    "if string.sub(w, 1, 2) == 'w:' and redis.call('exists', pw .. w) == 1 then "
+    "if wfmt(w) ~= 'wr' and redis.call('exists', pw .. w) == 1 then "
     "return {-3, 0, 0} end end "
+    "local tk = nexttok(KEYS[3]) "
     "take(KEYS[1], fmt, field, lease) "
-    "return {1, 1, nexttok(KEYS[3])} "
+    "return {1, 1, tk} "
     "end "
-    "local av = avail(KEYS[1], fmt) "
-    "if av > 0 then "
-    "local live, mine = 0, false "
+    "if avail(KEYS[1], fmt) > 0 then "
+    "local p, mine, ahead = plan(KEYS[1]), false, true "
     "for _, w in ipairs(redis.call('lrange', KEYS[2], 0, -1)) do "
     "if w == me then mine = true break end "
     "if redis.call('exists', pw .. w) == 1 then "
-    "if (not reader) or string.sub(w, 1, 2) == 'w:' then live = live + 1 end "
-    "if live >= av then break end "
+    "local f = wfmt(w) "
+    "if not fits(p, f) then ahead = false break end "
+    "plan_add(p, f) "
     "else redis.call('lrem', KEYS[2], 1, w) end "
     "end "
-    "if live < av then "
+    "if ahead and fits(p, fmt) then "
+    "local tk = nexttok(KEYS[3]) "
     "if mine then redis.call('lrem', KEYS[2], 0, me) redis.call('del', pw .. me, pk .. me) end "
     "take(KEYS[1], fmt, field, lease) "
-    "return {1, 1, nexttok(KEYS[3])} "
+    "return {1, 1, tk} "
     "end "
-    "wakeall(KEYS[1], KEYS[2], pw, pk, ttl, fmt) "
+    "wake(KEYS[1], KEYS[2], pw, pk, ttl) "
     "end "
     "if me ~= '' then "
     "if not redis.call('lpos', KEYS[2], me) then redis.call('rpush', KEYS[2], me) end "
@@ -183,25 +203,27 @@ static const char dlock_lua_lock[] = DLOCK_LUA_FORMATS DLOCK_LUA_WAKE DLOCK_LUA_
  * latch ttl ms, wait prefix, wake prefix, heartbeat ttl ms. Drops our hold
  * (the server counts 1: nested holds are counted by the process). Returns 1
  * released, -1 not ours (gone); a retry with the same latch returns the
- * first answer. Redisson's waiters get its unlock message. */
+ * first answer. Redisson's waiters get its unlock message, last and through
+ * pcall: dlock's own waiters are woken by their wake lists, and a user the
+ * server refuses the channel to (an ACL without it) still releases. */
 static const char dlock_lua_unlock[] = DLOCK_LUA_FORMATS DLOCK_LUA_WAKE
     "local v = redis.call('get', KEYS[3]) "
     "if v then return tonumber(v) end "
     "if held(KEYS[1], ARGV[2], ARGV[1]) == 0 then "
     "redis.call('set', KEYS[3], -1, 'px', ARGV[3]) return -1 end "
     "drop(KEYS[1], ARGV[2], ARGV[1]) "
-    "if ARGV[2] == 'r' then redis.call('publish', KEYS[2], 0) end "
     "redis.call('set', KEYS[3], 1, 'px', ARGV[3]) "
-    "wakeall(KEYS[1], KEYS[4], ARGV[4], ARGV[5], tonumber(ARGV[6]), ARGV[2]) "
+    "wake(KEYS[1], KEYS[4], ARGV[4], ARGV[5], tonumber(ARGV[6])) "
+    "if ARGV[2] == 'r' then redis.pcall('publish', KEYS[2], 0) end "
     "return 1 ";
 
 /* KEYS: lock, queue. ARGV: waiter id, wait prefix, wake prefix, ttl ms,
- * format. */
-static const char dlock_lua_leave[] = DLOCK_LUA_FORMATS DLOCK_LUA_WAKE
-    "redis.call('lrem', KEYS[2], 0, ARGV[1]) "
-    "redis.call('del', ARGV[2] .. ARGV[1], ARGV[3] .. ARGV[1]) "
-    "wakeall(KEYS[1], KEYS[2], ARGV[2], ARGV[3], tonumber(ARGV[4]), ARGV[5]) "
-    "return 1 ";
+ * format (unused: each waiter's own format counts). */
+static const char dlock_lua_leave[] =
+    DLOCK_LUA_FORMATS DLOCK_LUA_WAKE "redis.call('lrem', KEYS[2], 0, ARGV[1]) "
+                                     "redis.call('del', ARGV[2] .. ARGV[1], ARGV[3] .. ARGV[1]) "
+                                     "wake(KEYS[1], KEYS[2], ARGV[2], ARGV[3], tonumber(ARGV[4])) "
+                                     "return 1 ";
 
 /* KEYS: lock names. ARGV: (lease ms, field, format) per key; an empty lease
  * only checks (a hold past max_hold). Returns 1 (ours: renewed) or 0 (our
