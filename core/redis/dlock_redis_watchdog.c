@@ -1,5 +1,30 @@
 /* dlock_redis_watchdog.c: the lease renewal threads, one per group of leases
- * sent as the same user to the same server and database (see the header). */
+ * sent as the same user to the same server and database (see the header).
+ *
+ * Sentinel. A demoted master accepts writes for seconds after a graceful
+ * fail-over, and ROLE says "master" there until Sentinel converts it, so a
+ * renewal there proves nothing. Each round on a Sentinel target therefore
+ * asks the sentinels first (at S, its send time), renews only on the master
+ * they name (the socket is closed and reopened otherwise, with a ROLE check),
+ * and dates the certainty it earns from S. When they name another master
+ * than at the group's previous round, every lease of the group loses its
+ * certainty at once and is renewed on the new master right away: found there
+ * it is held again (the promoted replica had it), else it is lost.
+ *
+ * The window that remains. Replication is asynchronous and a renewal is not
+ * WAITed: the promoted replica may lack the renewal of the round before the
+ * promotion, and Sentinel names the new master up to about a second after
+ * promoting it (it learns of it from the replica's INFO), so the new master's
+ * copy can expire about lease/3 (plus that second) before the certainty the
+ * old master's renewal gave. Another process is granted the lock there only
+ * after that copy expired, which is at least 2/3 of a lease after the last
+ * renewal it has; our next round starts lease/3 after the last one and, if
+ * the sentinels already name the new master, voids the certainty first. A
+ * second holder while we still report the lock held therefore needs that
+ * round to come late: the thread stalled, no sentinel reachable (a failed
+ * lookup renews nothing and the certainty lapses on its own, as late as
+ * S + lease), or lease/3 shorter than Sentinel's switch. Even then the
+ * second holder's fencing token is the higher one. */
 #include "dlock_redis_watchdog.h"
 
 #include <pthread.h>
