@@ -36,8 +36,9 @@ while (microtime(true) < $end) {
             $b->release();
             exit(0);
         }
-    } catch (DistributedLockConnectionException $e) {
-        /* fail-over under way */
+    } catch (DistributedLockException $e) {
+        /* fail-over under way, or the new master has no replica yet to
+         * acknowledge (wait_replicas) until Sentinel converts the old one */
     }
     usleep(20000);
 }
