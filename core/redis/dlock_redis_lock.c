@@ -686,10 +686,10 @@ int dlock_redis_lock_verify(dlock_handle *h, dlock_err *err)
 	if (l->busy) {
 		return rl_busy_err(h, err);
 	}
+	sent = dlock_now_ms(); /* before the pool asks the sentinels (Sentinel target) */
 	if ((rc = dlock_redis_pool_get(&h->target, &c, err)) != DLOCK_OK) {
 		return rc;
 	}
-	sent = dlock_now_ms();
 	/* past max_hold only look: a renewal here would outlast the cap */
 	capped = l->lease.max_until >= 0 && sent >= l->lease.max_until;
 	if (!capped) {

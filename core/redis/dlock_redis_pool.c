@@ -27,6 +27,16 @@ int dlock_redis_pool_get(const dlock_target *t, dlock_redis_conn **out, dlock_er
 			e->conn.cfg.connect_timeout_ms = t->connect_timeout_ms; /* the caller's, this time */
 			e->conn.busy = 1;
 			*out = &e->conn;
+			if (e->conn.cfg.sentinels && e->conn.ctx) {
+				char host[256];
+				int port;
+
+				/* a graceful fail-over leaves the old master answering for
+				 * seconds: every call goes where the sentinels point now (the
+				 * answer or its absence only decides whether to reconnect) */
+				dlock_redis_sentinel_follow(&e->conn, dlock_now_ms() + t->connect_timeout_ms, host,
+				                            sizeof(host), &port, NULL);
+			}
 			return DLOCK_OK;
 		}
 	}
@@ -104,4 +114,76 @@ void dlock_redis_pool_shutdown(void)
 		dlock_redis_conn_clear(&e->conn);
 		free(e);
 	}
+}
+
+/* The master t's sentinels name now: each sentinel in turn, until one
+ * answers, each within what is left until limit (ms). */
+int dlock_redis_sentinel_master(const dlock_target *t, int64_t limit, char *host, size_t size,
+                                int *port, dlock_err *err)
+{
+	const char *p = t->sentinels;
+
+	while (p && *p) {
+		const char *comma = strchr(p, ','), *colon;
+		size_t n = comma ? (size_t)(comma - p) : strlen(p);
+		int64_t left = limit - dlock_now_ms();
+		struct timeval tv;
+		char addr[300];
+		redisContext *sc;
+		redisReply *r;
+
+		snprintf(addr, sizeof(addr), "%.*s", (int)n, p);
+		p = comma ? comma + 1 : NULL;
+		if (!(colon = strrchr(addr, ':'))) {
+			continue;
+		}
+		addr[colon - addr] = '\0';
+		if (left < 1) {
+			left = 1;
+		}
+		tv.tv_sec = left / 1000;
+		tv.tv_usec = (suseconds_t)(left % 1000) * 1000;
+		sc = redisConnectWithTimeout(addr, atoi(colon + 1), tv);
+		if (!sc || sc->err) {
+			if (sc) {
+				redisFree(sc);
+			}
+			continue;
+		}
+		redisSetTimeout(sc, tv);
+		r = redisCommand(sc, "SENTINEL get-master-addr-by-name %s", t->master_name);
+		if (r && r->type == REDIS_REPLY_ARRAY && r->elements == 2 &&
+		    r->element[0]->type == REDIS_REPLY_STRING &&
+		    r->element[1]->type == REDIS_REPLY_STRING) {
+			snprintf(host, size, "%s", r->element[0]->str);
+			*port = atoi(r->element[1]->str);
+			freeReplyObject(r);
+			redisFree(sc);
+			return DLOCK_OK;
+		}
+		if (r) {
+			freeReplyObject(r);
+		}
+		redisFree(sc);
+	}
+	return dlock_err_set(err, DLOCK_ECONNECT, 0, "no sentinel of %s named its master",
+	                     t->master_name ? t->master_name : "?");
+}
+
+int dlock_redis_sentinel_follow(dlock_redis_conn *c, int64_t limit, char *host, size_t size,
+                                int *port, dlock_err *err)
+{
+	int rc;
+
+	if (!c->cfg.sentinels) {
+		return DLOCK_OK;
+	}
+	rc = dlock_redis_sentinel_master(&c->cfg, limit, host, size, port, err);
+	if (c->ctx && (rc != DLOCK_OK || !c->ctx->tcp.host || strcmp(c->ctx->tcp.host, host) != 0 ||
+	               c->ctx->tcp.port != *port)) {
+		/* the socket may be on a demoted master: the next call reconnects
+		 * through the sentinels (and checks ROLE there) */
+		dlock_redis_conn_drop(c);
+	}
+	return rc;
 }

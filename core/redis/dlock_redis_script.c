@@ -227,16 +227,26 @@ static const char dlock_lua_leave[] =
 
 /* KEYS: lock names. ARGV: (lease ms, field, format) per key; an empty lease
  * only checks (a hold past max_hold). Returns 1 (ours: renewed) or 0 (our
- * hold is gone) per key; one key that fails never fails the others. */
+ * hold is gone, or could not be renewed) per key; one key that fails never
+ * fails the others (pcall per key). Redisson and Laravel holds are renewed
+ * with PEXPIRE, which needs no memory and so works on a full `noeviction`
+ * server (SET and ZADD are refused there); the sorted-set kinds must ZADD
+ * a new score and are lost (reported 0) when the server refuses it. */
 static const char dlock_lua_renew[] =
-    DLOCK_LUA_FORMATS "local r = {} "
+    DLOCK_LUA_FORMATS "local function renewlease(k, fmt, f, lease) "
+                      "local c = string.sub(fmt, 1, 1) "
+                      "if c == 'r' or c == 'l' then "
+                      "if redis.call('pexpire', k, lease) ~= 1 then error('gone') end "
+                      "else setlease(k, fmt, f, lease) end end "
+                      "local r = {} "
                       "for i = 1, #KEYS do "
                       "local lease, f, fmt = ARGV[3 * i - 2], ARGV[3 * i - 1], ARGV[3 * i] "
                       "local ok, h = pcall(held, KEYS[i], fmt, f) "
                       "r[i] = 0 "
                       "if ok and h > 0 then "
                       "r[i] = 1 "
-                      "if lease ~= '' then setlease(KEYS[i], fmt, f, lease) end "
+                      "if lease ~= '' and not pcall(renewlease, KEYS[i], fmt, f, lease) then "
+                      "r[i] = 0 end "
                       "end "
                       "end "
                       "return r ";

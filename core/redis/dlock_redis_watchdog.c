@@ -1,5 +1,30 @@
 /* dlock_redis_watchdog.c: the lease renewal threads, one per group of leases
- * sent as the same user to the same server and database (see the header). */
+ * sent as the same user to the same server and database (see the header).
+ *
+ * Sentinel. A demoted master accepts writes for seconds after a graceful
+ * fail-over, and ROLE says "master" there until Sentinel converts it, so a
+ * renewal there proves nothing. Each round on a Sentinel target therefore
+ * asks the sentinels first (at S, its send time), renews only on the master
+ * they name (the socket is closed and reopened otherwise, with a ROLE check),
+ * and dates the certainty it earns from S. When they name another master
+ * than at the group's previous round, every lease of the group loses its
+ * certainty at once and is renewed on the new master right away: found there
+ * it is held again (the promoted replica had it), else it is lost.
+ *
+ * The window that remains. Replication is asynchronous and a renewal is not
+ * WAITed: the promoted replica may lack the renewal of the round before the
+ * promotion, and Sentinel names the new master up to about a second after
+ * promoting it (it learns of it from the replica's INFO), so the new master's
+ * copy can expire about lease/3 (plus that second) before the certainty the
+ * old master's renewal gave. Another process is granted the lock there only
+ * after that copy expired, which is at least 2/3 of a lease after the last
+ * renewal it has; our next round starts lease/3 after the last one and, if
+ * the sentinels already name the new master, voids the certainty first. A
+ * second holder while we still report the lock held therefore needs that
+ * round to come late: the thread stalled, no sentinel reachable (a failed
+ * lookup renews nothing and the certainty lapses on its own, as late as
+ * S + lease), or lease/3 shorter than Sentinel's switch. Even then the
+ * second holder's fencing token is the higher one. */
 #include "dlock_redis_watchdog.h"
 
 #include <pthread.h>
@@ -10,6 +35,7 @@
 #include <time.h>
 
 #include "dlock_redis_conn.h"
+#include "dlock_redis_pool.h"
 #include "dlock_redis_script.h"
 
 #define WD_BATCH      64           /* leases renewed by one script call at most */
@@ -28,6 +54,7 @@ typedef struct dlock_redis_wd_group {
 	int stop;                          /* asks the thread to end (atomic: read unlocked) */
 	int in_call;                       /* the thread uses conn outside wd_mu (wd_mu) */
 	int connected;                     /* conn has a socket (wd_mu) */
+	char master[280];                  /* Sentinel: "host:port" last named, "" before (thread) */
 } wd_group;
 
 static pthread_mutex_t wd_mu = PTHREAD_MUTEX_INITIALIZER;
@@ -81,6 +108,36 @@ static int wd_stopping(void *arg)
 	wd_group *g = arg;
 
 	return __atomic_load_n(&g->stop, __ATOMIC_ACQUIRE);
+}
+
+#define WD_MOVED 1000 /* wd_follow: the sentinels name another master than before */
+
+/* Before a renewal on a Sentinel target (any other: DLOCK_OK at once): asks
+ * the sentinels which master they name and closes g's socket when it is to
+ * another one, so the renewal goes to that master (reconnect, ROLE check) and
+ * never to a demoted master, which accepts writes until Sentinel converts it
+ * (seconds later). Runs without wd_mu, on g's thread. Returns DLOCK_OK,
+ * WD_MOVED (the master changed since the last answer: the caller voids the
+ * group's certainty) or the lookup's error (no renewal this round). */
+static int wd_follow(wd_group *g, int64_t limit)
+{
+	char host[256], now[sizeof(g->master)];
+	int port = 0, rc;
+
+	if (!g->conn.cfg.sentinels) {
+		return DLOCK_OK;
+	}
+	if ((rc = dlock_redis_sentinel_follow(&g->conn, limit, host, sizeof(host), &port, NULL)) !=
+	    DLOCK_OK) {
+		return rc;
+	}
+	snprintf(now, sizeof(now), "%s:%d", host, port);
+	rc = g->master[0] && strcmp(g->master, now) != 0 ? WD_MOVED : DLOCK_OK;
+	memcpy(g->master, now, sizeof(now));
+	if (rc == WD_MOVED) {
+		dlock_redis_conn_drop(&g->conn);
+	}
+	return rc;
 }
 
 /* One renewal round for the due leases of g; called and returns with wd_mu
@@ -138,10 +195,26 @@ static int wd_round(wd_group *g, int64_t now)
 	g->in_call = 1;
 	pthread_mutex_unlock(&wd_mu);
 	sent = dlock_now_ms();
-	rc = n_copied == n
+	rc = n_copied == n ? wd_follow(g, sent + (timeout > 200 ? timeout : 200)) : DLOCK_ENOMEM;
+	if (rc == WD_MOVED) {
+		/* a fail-over: nothing renewed before it counts any longer (those
+		 * renewals may have gone to a master that was no longer the
+		 * sentinels' one); every hold of the group is uncertain until a
+		 * renewal on the new master finds it, which starts now */
+		pthread_mutex_lock(&wd_mu);
+		for (l = g->leases; l; l = l->next) {
+			if (l->valid_until > sent) {
+				l->valid_until = sent;
+			}
+			l->renew_at = sent;
+		}
+		pthread_mutex_unlock(&wd_mu);
+		rc = DLOCK_OK;
+	}
+	rc = rc == DLOCK_OK
 	         ? dlock_redis_script_call(&g->conn, DLOCK_RS_RENEW, n, 3 * n, kv,
 	                                   sent + (timeout > 200 ? timeout : 200), &intr, &r, NULL)
-	         : DLOCK_ENOMEM;
+	         : rc;
 	pthread_mutex_lock(&wd_mu);
 	g->in_call = 0;
 	g->connected = g->conn.ctx != NULL;

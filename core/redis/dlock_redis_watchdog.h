@@ -6,6 +6,8 @@
  * group's due leases each lease/3 in one script call, marks a lock lost when
  * its hold is gone, and keeps for each lock the monotonic time until which
  * the hold is certain, so that "held?" is answered locally and truthfully.
+ * On a Sentinel target a round renews only on the master the sentinels name
+ * just before it, and a change of master voids the group's certainty.
  * Stopping interrupts a renewal in flight: it returns within the slice of a
  * wait, or connect_timeout while a connect is under way. No thread touches the
  * Zend API. A fork child has no watchdog threads and no leases. */
