@@ -1,7 +1,9 @@
 /* dlock_dsn.c: DSN parsing, and the lifetime of a dlock_target. */
 #include "dlock_dsn.h"
 
+#include <arpa/inet.h>
 #include <ctype.h>
+#include <netinet/in.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -79,6 +81,83 @@ int dlock_target_same_server(const dlock_target *a, const dlock_target *b)
 	       dlock_dsn_eq(a->dbname, b->dbname) &&
 	       (a->backend == DLOCK_BACKEND_REDIS || dlock_dsn_eq(a->user, b->user)) &&
 	       dlock_dsn_eq(a->sentinels, b->sentinels) && dlock_dsn_eq(a->master_name, b->master_name);
+}
+
+/* Writes host's lock-space spelling: lower case without a trailing dot;
+ * "localhost" (and names under it), every 127.x.x.x form inet_aton() reads
+ * ("127.1", "0x7f.1"), "::1" and "::ffff:127.x.x.x" as "loopback"; other
+ * IPv4 forms dotted-decimal, other IPv6 addresses in inet_ntop() form. Only
+ * literals: no lookup (a resolver may block or answer differently later),
+ * so a name and its address stay two spellings. */
+static void dlock_dsn_host_space(const char *host, char *buf, size_t size)
+{
+	char h[256];
+	size_t n = strlen(host), i;
+	struct in_addr a4;
+	struct in6_addr a6;
+
+	if (n >= sizeof(h)) {
+		snprintf(buf, size, "%s", host);
+		return;
+	}
+	for (i = 0; i < n; i++) {
+		h[i] = (char)tolower((unsigned char)host[i]);
+	}
+	if (n > 1 && h[n - 1] == '.') {
+		n--;
+	}
+	h[n] = '\0';
+	if (strcmp(h, "localhost") == 0 || (n > 10 && strcmp(h + n - 10, ".localhost") == 0)) {
+		snprintf(buf, size, "loopback");
+	} else if (strspn(h, "0123456789abcdefx.") == n && inet_aton(h, &a4)) {
+		if ((ntohl(a4.s_addr) >> 24) == 127) {
+			snprintf(buf, size, "loopback");
+		} else {
+			inet_ntop(AF_INET, &a4, buf, (socklen_t)size);
+		}
+	} else if (inet_pton(AF_INET6, h, &a6) == 1) {
+		if (IN6_IS_ADDR_LOOPBACK(&a6) || (IN6_IS_ADDR_V4MAPPED(&a6) && a6.s6_addr[12] == 127)) {
+			snprintf(buf, size, "loopback");
+		} else if (IN6_IS_ADDR_V4MAPPED(&a6)) {
+			inet_ntop(AF_INET, &a6.s6_addr[12], buf, (socklen_t)size);
+		} else {
+			inet_ntop(AF_INET6, &a6, buf, (socklen_t)size);
+		}
+	} else {
+		snprintf(buf, size, "%s", h);
+	}
+}
+
+void dlock_target_lock_space(const dlock_target *t, char *buf, size_t size)
+{
+	char host[256];
+
+	if (t->backend == DLOCK_BACKEND_ZOOKEEPER ||
+	    (t->backend == DLOCK_BACKEND_REDIS && t->sentinels)) {
+		dlock_target_where(t, buf, size);
+		return;
+	}
+	dlock_dsn_host_space(t->host ? t->host : "", host, sizeof(host));
+	if (t->backend == DLOCK_BACKEND_REDIS) {
+		snprintf(buf, size, "redis://%s:%d/%d", host, t->port, t->db);
+	} else {
+		/* PostgreSQL's database defaults to the user's name */
+		const char *db = t->dbname                                         ? t->dbname
+		                 : t->backend == DLOCK_BACKEND_POSTGRES && t->user ? t->user
+		                                                                   : "";
+
+		snprintf(buf, size, "%s://%s:%d/%s",
+		         t->backend == DLOCK_BACKEND_POSTGRES ? "postgres" : "mysql", host, t->port, db);
+	}
+}
+
+int dlock_target_same_locks(const dlock_target *a, const dlock_target *b)
+{
+	char x[600], y[600];
+
+	dlock_target_lock_space(a, x, sizeof(x));
+	dlock_target_lock_space(b, y, sizeof(y));
+	return strcmp(x, y) == 0;
 }
 
 void dlock_target_where(const dlock_target *t, char *buf, size_t size)
