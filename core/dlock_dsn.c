@@ -181,18 +181,39 @@ void dlock_target_where(const dlock_target *t, char *buf, size_t size)
 	}
 }
 
-/* Decodes %XX escapes of a user or password into a new string. */
-static char *dlock_dsn_unescape(const char *s, size_t len)
+/* Decodes the %XX escapes of a DSN's user or password (what names it, e.g.
+ * "password") s[0..len) into *out, a new string. A "%" not followed by two
+ * hex digits, or an escape of a NUL byte (which would cut the credential
+ * short where the client library reads it), is DLOCK_EINVAL with a message
+ * that does not echo the text; DLOCK_ENOMEM when out of memory. */
+static int dlock_dsn_unescape(const char *scheme, const char *what, const char *s, size_t len,
+                              char **out, dlock_err *err)
 {
-	char *d = malloc(len + 1), *o = d;
+	char *d, *o;
 	size_t i;
 
-	if (!d) {
-		return NULL;
+	for (i = 0; i < len; i++) {
+		if (s[i] != '%') {
+			continue;
+		}
+		if (i + 2 >= len || !isxdigit((unsigned char)s[i + 1]) ||
+		    !isxdigit((unsigned char)s[i + 2])) {
+			return dlock_err_set(err, DLOCK_EINVAL, 0,
+			                     "%s DSN %s has a \"%%\" that is not followed by two hex digits "
+			                     "(write \"%%25\" for a \"%%\")",
+			                     scheme, what);
+		}
+		if (s[i + 1] == '0' && s[i + 2] == '0') {
+			return dlock_err_set(err, DLOCK_EINVAL, 0,
+			                     "%s DSN %s must not contain \"%%00\" (a NUL byte)", scheme, what);
+		}
+		i += 2;
+	}
+	if (!(o = d = malloc(len + 1))) {
+		return dlock_err_set(err, DLOCK_ENOMEM, 0, "out of memory");
 	}
 	for (i = 0; i < len; i++) {
-		if (s[i] == '%' && i + 2 < len && isxdigit((unsigned char)s[i + 1]) &&
-		    isxdigit((unsigned char)s[i + 2])) {
+		if (s[i] == '%') {
 			char hex[3] = {s[i + 1], s[i + 2], 0};
 
 			*o++ = (char)strtol(hex, NULL, 16);
@@ -202,7 +223,8 @@ static char *dlock_dsn_unescape(const char *s, size_t len)
 		}
 	}
 	*o = '\0';
-	return d;
+	*out = d;
+	return DLOCK_OK;
 }
 
 /* Parses a decimal number of at most 9 digits in s[0..len) into *out. */
@@ -257,12 +279,17 @@ static int dlock_dsn_server(const char *scheme, dlock_backend_id backend, const 
 		if (!colon) {
 			colon = at;
 		}
-		if (colon > p && !(user = dlock_dsn_unescape(p, (size_t)(colon - p)))) {
-			goto nomem;
+		if (colon > p && (rc = dlock_dsn_unescape(scheme, "user", p, (size_t)(colon - p), &user,
+		                                          err)) != DLOCK_OK) {
+			return rc;
 		}
-		if (colon < at && !(password = dlock_dsn_unescape(colon + 1, (size_t)(at - colon - 1)))) {
-			goto nomem;
+		if (colon < at &&
+		    (rc = dlock_dsn_unescape(scheme, "password", colon + 1, (size_t)(at - colon - 1),
+		                             &password, err)) != DLOCK_OK) {
+			free(user);
+			return rc;
 		}
+		rc = DLOCK_EINVAL;
 		host = at + 1;
 	}
 	host_end = slash ? slash : end;
