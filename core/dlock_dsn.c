@@ -227,6 +227,34 @@ static int dlock_dsn_unescape(const char *scheme, const char *what, const char *
 	return DLOCK_OK;
 }
 
+void dlock_dsn_mask(const char *dsn, size_t len, char *buf)
+{
+	const char *start = dsn, *at = NULL, *colon, *p;
+
+	for (p = dsn; p + 3 <= dsn + len; p++) {
+		if (memcmp(p, "://", 3) == 0) {
+			start = p + 3;
+			break;
+		}
+	}
+	for (p = start; p < dsn + len; p++) {
+		if (*p == '@') {
+			at = p;
+		}
+	}
+	colon = at ? memchr(start, ':', (size_t)(at - start)) : NULL;
+	if (!colon) {
+		memcpy(buf, dsn, len);
+		buf[len] = '\0';
+		return;
+	}
+	memcpy(buf, dsn, (size_t)(colon + 1 - dsn));
+	buf += colon + 1 - dsn;
+	memcpy(buf, "***", 3);
+	memcpy(buf + 3, at, (size_t)(dsn + len - at));
+	buf[3 + (dsn + len - at)] = '\0';
+}
+
 /* Parses a decimal number of at most 9 digits in s[0..len) into *out. */
 static int dlock_dsn_number(const char *s, size_t len, long *out)
 {
