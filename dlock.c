@@ -11,6 +11,8 @@
 #include "php.h"
 #include "php_ini.h"
 #include "ext/standard/info.h"
+#include "php_main.h"
+#include "SAPI.h"
 #include "zend_exceptions.h"
 #include "zend_interfaces.h"
 #include "ext/spl/spl_exceptions.h"
@@ -118,11 +120,33 @@ static ZEND_INI_MH(OnUpdateDlockSeconds)
 	return SUCCESS;
 }
 
+/* phpinfo()'s view of dlock.dsn: the password masked (ini_get() still
+ * returns the value as set). */
+static PHP_INI_DISP(php_dlock_dsn_displayer)
+{
+	zend_string *v = type == PHP_INI_DISPLAY_ORIG && ini_entry->modified ? ini_entry->orig_value
+	                                                                     : ini_entry->value;
+	char *shown;
+
+	if (!v || !ZSTR_LEN(v)) {
+		PUTS(sapi_module.phpinfo_as_text ? "no value" : "<i>no value</i>");
+		return;
+	}
+	shown = emalloc(ZSTR_LEN(v) + 4);
+	dlock_dsn_mask(ZSTR_VAL(v), ZSTR_LEN(v), shown);
+	if (sapi_module.phpinfo_as_text) {
+		PHPWRITE(shown, strlen(shown));
+	} else {
+		php_html_puts(shown, strlen(shown));
+	}
+	efree(shown);
+}
+
 PHP_INI_BEGIN()
 STD_PHP_INI_ENTRY("dlock.hosts", "127.0.0.1:2181", PHP_INI_ALL, OnUpdateDlockHosts, hosts,
                   zend_dlock_globals, dlock_globals)
-STD_PHP_INI_ENTRY("dlock.dsn", "", PHP_INI_ALL, OnUpdateDlockDsn, dsn, zend_dlock_globals,
-                  dlock_globals)
+STD_PHP_INI_ENTRY_EX("dlock.dsn", "", PHP_INI_ALL, OnUpdateDlockDsn, dsn, zend_dlock_globals,
+                     dlock_globals, php_dlock_dsn_displayer)
 PHP_INI_ENTRY("dlock.lease", "30", PHP_INI_ALL, OnUpdateDlockLease)
 PHP_INI_ENTRY1("dlock.max_hold", "0", PHP_INI_ALL, OnUpdateDlockLease, (void *)1)
 PHP_INI_ENTRY("dlock.session_timeout", "10000", PHP_INI_ALL, OnUpdateDlockSessionTimeout)

@@ -1,5 +1,5 @@
 /* dlock_multi_class.c: DistributedMultiLock: several locks taken all or none,
- * always in one canonical order (hosts, path, kind), so two multi-locks over
+ * always in one canonical order (path, server, kind), so two multi-locks over
  * overlapping sets cannot deadlock each other. */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -57,25 +57,29 @@ static php_dlock_obj *php_dlock_multi_at(php_dlock_multi_obj *o, uint32_t i)
 	return php_dlock_from_obj(o->locks[i]);
 }
 
-/* Orders two locks' servers (backend and address, never credentials). */
-static int php_dlock_multi_where_cmp(const php_dlock_obj *x, const php_dlock_obj *y)
+/* Orders two locks' lock spaces (backend, server with its loopback
+ * spellings as one, database; never credentials). */
+static int php_dlock_multi_space_cmp(const php_dlock_obj *x, const php_dlock_obj *y)
 {
-	char wx[300], wy[300];
+	char wx[600], wy[600];
 
-	php_dlock_where(x, wx, sizeof(wx));
-	php_dlock_where(y, wy, sizeof(wy));
+	dlock_target_lock_space(&x->set.target, wx, sizeof(wx));
+	dlock_target_lock_space(&y->set.target, wy, sizeof(wy));
 	return strcmp(wx, wy);
 }
 
-/* Canonical order: server, then path, then kind. */
+/* Canonical order: path, then lock space, then kind. The name comes first so
+ * that two processes spelling one server differently (127.0.0.1 and
+ * localhost, or two SQL users) still take common names in one order; the
+ * server only breaks ties between equal names. */
 static int php_dlock_multi_cmp(const void *a, const void *b)
 {
 	php_dlock_obj *x = php_dlock_from_obj(*(zend_object *const *)a);
 	php_dlock_obj *y = php_dlock_from_obj(*(zend_object *const *)b);
-	int c = php_dlock_multi_where_cmp(x, y);
+	int c = strcmp(dlock_handle_path(x->lock), dlock_handle_path(y->lock));
 
 	if (!c) {
-		c = strcmp(dlock_handle_path(x->lock), dlock_handle_path(y->lock));
+		c = php_dlock_multi_space_cmp(x, y);
 	}
 	if (!c) {
 		c = (int)dlock_handle_kind(x->lock) - (int)dlock_handle_kind(y->lock);
@@ -148,7 +152,7 @@ PHP_METHOD(DistributedMultiLock, __construct)
 			zend_argument_value_error(1, "contains the same lock twice");
 			RETURN_THROWS();
 		}
-		if (php_dlock_multi_where_cmp(a, b) == 0 &&
+		if (php_dlock_multi_space_cmp(a, b) == 0 &&
 		    strcmp(dlock_handle_path(a->lock), dlock_handle_path(b->lock)) == 0) {
 			efree(list);
 			zend_argument_value_error(1,

@@ -58,6 +58,17 @@ void dlock_target_clear(dlock_target *t);
  * sentinels and master name, database); credentials are not compared. */
 int dlock_target_same_server(const dlock_target *a, const dlock_target *b);
 
+/* Writes t's lock space: what decides whether two targets' locks of one
+ * name are one lock (backend, address with the spellings of one host that
+ * can be told without a lookup folded into one, e.g. "localhost",
+ * "127.0.0.1", "127.1" and "::1" all as "loopback", port, database, or
+ * sentinels and master name); never a user or password: on one server and
+ * database a name is one lock whoever asks. Truncated to size with a NUL. */
+void dlock_target_lock_space(const dlock_target *t, char *buf, size_t size);
+
+/* Non-zero when a and b have the same lock space (above). */
+int dlock_target_same_locks(const dlock_target *a, const dlock_target *b);
+
 /* Writes the server identity (no secrets), e.g. "redis://127.0.0.1:6379/0" or
  * "zookeeper://h1:2181,h2:2181/chroot", truncated to size bytes with a NUL. */
 void dlock_target_where(const dlock_target *t, char *buf, size_t size);

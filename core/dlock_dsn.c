@@ -1,7 +1,9 @@
 /* dlock_dsn.c: DSN parsing, and the lifetime of a dlock_target. */
 #include "dlock_dsn.h"
 
+#include <arpa/inet.h>
 #include <ctype.h>
+#include <netinet/in.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -81,6 +83,83 @@ int dlock_target_same_server(const dlock_target *a, const dlock_target *b)
 	       dlock_dsn_eq(a->sentinels, b->sentinels) && dlock_dsn_eq(a->master_name, b->master_name);
 }
 
+/* Writes host's lock-space spelling: lower case without a trailing dot;
+ * "localhost" (and names under it), every 127.x.x.x form inet_aton() reads
+ * ("127.1", "0x7f.1"), "::1" and "::ffff:127.x.x.x" as "loopback"; other
+ * IPv4 forms dotted-decimal, other IPv6 addresses in inet_ntop() form. Only
+ * literals: no lookup (a resolver may block or answer differently later),
+ * so a name and its address stay two spellings. */
+static void dlock_dsn_host_space(const char *host, char *buf, size_t size)
+{
+	char h[256];
+	size_t n = strlen(host), i;
+	struct in_addr a4;
+	struct in6_addr a6;
+
+	if (n >= sizeof(h)) {
+		snprintf(buf, size, "%s", host);
+		return;
+	}
+	for (i = 0; i < n; i++) {
+		h[i] = (char)tolower((unsigned char)host[i]);
+	}
+	if (n > 1 && h[n - 1] == '.') {
+		n--;
+	}
+	h[n] = '\0';
+	if (strcmp(h, "localhost") == 0 || (n > 10 && strcmp(h + n - 10, ".localhost") == 0)) {
+		snprintf(buf, size, "loopback");
+	} else if (strspn(h, "0123456789abcdefx.") == n && inet_aton(h, &a4)) {
+		if ((ntohl(a4.s_addr) >> 24) == 127) {
+			snprintf(buf, size, "loopback");
+		} else {
+			inet_ntop(AF_INET, &a4, buf, (socklen_t)size);
+		}
+	} else if (inet_pton(AF_INET6, h, &a6) == 1) {
+		if (IN6_IS_ADDR_LOOPBACK(&a6) || (IN6_IS_ADDR_V4MAPPED(&a6) && a6.s6_addr[12] == 127)) {
+			snprintf(buf, size, "loopback");
+		} else if (IN6_IS_ADDR_V4MAPPED(&a6)) {
+			inet_ntop(AF_INET, &a6.s6_addr[12], buf, (socklen_t)size);
+		} else {
+			inet_ntop(AF_INET6, &a6, buf, (socklen_t)size);
+		}
+	} else {
+		snprintf(buf, size, "%s", h);
+	}
+}
+
+void dlock_target_lock_space(const dlock_target *t, char *buf, size_t size)
+{
+	char host[256];
+
+	if (t->backend == DLOCK_BACKEND_ZOOKEEPER ||
+	    (t->backend == DLOCK_BACKEND_REDIS && t->sentinels)) {
+		dlock_target_where(t, buf, size);
+		return;
+	}
+	dlock_dsn_host_space(t->host ? t->host : "", host, sizeof(host));
+	if (t->backend == DLOCK_BACKEND_REDIS) {
+		snprintf(buf, size, "redis://%s:%d/%d", host, t->port, t->db);
+	} else {
+		/* PostgreSQL's database defaults to the user's name */
+		const char *db = t->dbname                                         ? t->dbname
+		                 : t->backend == DLOCK_BACKEND_POSTGRES && t->user ? t->user
+		                                                                   : "";
+
+		snprintf(buf, size, "%s://%s:%d/%s",
+		         t->backend == DLOCK_BACKEND_POSTGRES ? "postgres" : "mysql", host, t->port, db);
+	}
+}
+
+int dlock_target_same_locks(const dlock_target *a, const dlock_target *b)
+{
+	char x[600], y[600];
+
+	dlock_target_lock_space(a, x, sizeof(x));
+	dlock_target_lock_space(b, y, sizeof(y));
+	return strcmp(x, y) == 0;
+}
+
 void dlock_target_where(const dlock_target *t, char *buf, size_t size)
 {
 	if (t->backend == DLOCK_BACKEND_REDIS && t->sentinels) {
@@ -102,18 +181,39 @@ void dlock_target_where(const dlock_target *t, char *buf, size_t size)
 	}
 }
 
-/* Decodes %XX escapes of a user or password into a new string. */
-static char *dlock_dsn_unescape(const char *s, size_t len)
+/* Decodes the %XX escapes of a DSN's user or password (what names it, e.g.
+ * "password") s[0..len) into *out, a new string. A "%" not followed by two
+ * hex digits, or an escape of a NUL byte (which would cut the credential
+ * short where the client library reads it), is DLOCK_EINVAL with a message
+ * that does not echo the text; DLOCK_ENOMEM when out of memory. */
+static int dlock_dsn_unescape(const char *scheme, const char *what, const char *s, size_t len,
+                              char **out, dlock_err *err)
 {
-	char *d = malloc(len + 1), *o = d;
+	char *d, *o;
 	size_t i;
 
-	if (!d) {
-		return NULL;
+	for (i = 0; i < len; i++) {
+		if (s[i] != '%') {
+			continue;
+		}
+		if (i + 2 >= len || !isxdigit((unsigned char)s[i + 1]) ||
+		    !isxdigit((unsigned char)s[i + 2])) {
+			return dlock_err_set(err, DLOCK_EINVAL, 0,
+			                     "%s DSN %s has a \"%%\" that is not followed by two hex digits "
+			                     "(write \"%%25\" for a \"%%\")",
+			                     scheme, what);
+		}
+		if (s[i + 1] == '0' && s[i + 2] == '0') {
+			return dlock_err_set(err, DLOCK_EINVAL, 0,
+			                     "%s DSN %s must not contain \"%%00\" (a NUL byte)", scheme, what);
+		}
+		i += 2;
+	}
+	if (!(o = d = malloc(len + 1))) {
+		return dlock_err_set(err, DLOCK_ENOMEM, 0, "out of memory");
 	}
 	for (i = 0; i < len; i++) {
-		if (s[i] == '%' && i + 2 < len && isxdigit((unsigned char)s[i + 1]) &&
-		    isxdigit((unsigned char)s[i + 2])) {
+		if (s[i] == '%') {
 			char hex[3] = {s[i + 1], s[i + 2], 0};
 
 			*o++ = (char)strtol(hex, NULL, 16);
@@ -123,7 +223,36 @@ static char *dlock_dsn_unescape(const char *s, size_t len)
 		}
 	}
 	*o = '\0';
-	return d;
+	*out = d;
+	return DLOCK_OK;
+}
+
+void dlock_dsn_mask(const char *dsn, size_t len, char *buf)
+{
+	const char *start = dsn, *at = NULL, *colon, *p;
+
+	for (p = dsn; p + 3 <= dsn + len; p++) {
+		if (memcmp(p, "://", 3) == 0) {
+			start = p + 3;
+			break;
+		}
+	}
+	for (p = start; p < dsn + len; p++) {
+		if (*p == '@') {
+			at = p;
+		}
+	}
+	colon = at ? memchr(start, ':', (size_t)(at - start)) : NULL;
+	if (!colon) {
+		memcpy(buf, dsn, len);
+		buf[len] = '\0';
+		return;
+	}
+	memcpy(buf, dsn, (size_t)(colon + 1 - dsn));
+	buf += colon + 1 - dsn;
+	memcpy(buf, "***", 3);
+	memcpy(buf + 3, at, (size_t)(dsn + len - at));
+	buf[3 + (dsn + len - at)] = '\0';
 }
 
 /* Parses a decimal number of at most 9 digits in s[0..len) into *out. */
@@ -178,12 +307,17 @@ static int dlock_dsn_server(const char *scheme, dlock_backend_id backend, const 
 		if (!colon) {
 			colon = at;
 		}
-		if (colon > p && !(user = dlock_dsn_unescape(p, (size_t)(colon - p)))) {
-			goto nomem;
+		if (colon > p && (rc = dlock_dsn_unescape(scheme, "user", p, (size_t)(colon - p), &user,
+		                                          err)) != DLOCK_OK) {
+			return rc;
 		}
-		if (colon < at && !(password = dlock_dsn_unescape(colon + 1, (size_t)(at - colon - 1)))) {
-			goto nomem;
+		if (colon < at &&
+		    (rc = dlock_dsn_unescape(scheme, "password", colon + 1, (size_t)(at - colon - 1),
+		                             &password, err)) != DLOCK_OK) {
+			free(user);
+			return rc;
 		}
+		rc = DLOCK_EINVAL;
 		host = at + 1;
 	}
 	host_end = slash ? slash : end;

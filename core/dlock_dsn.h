@@ -21,6 +21,13 @@
  * DLOCK_ENOMEM. */
 int dlock_dsn_parse(const char *dsn, size_t len, dlock_target *t, dlock_err *err);
 
+/* Writes dsn[0..len) to buf (at least len + 4 bytes) with its password,
+ * everything between the user's ":" and the last "@", replaced by "***",
+ * NUL-terminated: what may be shown (phpinfo()). Without an "@" or a ":"
+ * before it, a copy. Also for a DSN that does not parse (it masks at least
+ * what the parser would take for the password). */
+void dlock_dsn_mask(const char *dsn, size_t len, char *buf);
+
 /* A malloc()ed NUL-terminated copy of s[0..len), or NULL when out of memory. */
 char *dlock_strndup(const char *s, size_t len);
 

@@ -739,7 +739,7 @@ int dlock_redis_lock_self_conflict(const dlock_handle *h)
 		int rw_h = h->kind == DLOCK_KIND_READ || h->kind == DLOCK_KIND_WRITE;
 
 		if (o->h == h || o->holds == 0 || o->pid != getpid() || strcmp(o->h->path, h->path) != 0 ||
-		    !dlock_target_same_server(t, &h->target)) {
+		    !dlock_target_same_locks(t, &h->target)) {
 			continue;
 		}
 		if (rw_o != rw_h || (!rw_h && o->h->kind != h->kind)) {

@@ -644,7 +644,7 @@ static int sl_excludes(const sl_lock *o, const dlock_handle *h)
 {
 	return o->h != h && o->h->path_len == h->path_len &&
 	       memcmp(o->h->path, h->path, h->path_len) == 0 &&
-	       dlock_target_same_server(&o->h->target, &h->target) &&
+	       dlock_target_same_locks(&o->h->target, &h->target) &&
 	       (o->h->kind == DLOCK_KIND_SEMAPHORE) == (h->kind == DLOCK_KIND_SEMAPHORE) &&
 	       !(sl_shared(h) && sl_shared(o->h));
 }
