@@ -103,10 +103,19 @@ static ZEND_INI_MH(OnUpdateDlockSessionTimeout)
 
 static ZEND_INI_MH(OnUpdateDlockSeconds)
 {
-	double v = zend_strtod(ZSTR_VAL(new_value), NULL);
+	const char *end = NULL;
+	double v = zend_strtod(ZSTR_VAL(new_value), &end);
 	bool is_max_wait = mh_arg1 != NULL;
 
-	if (!zend_finite(v) || (is_max_wait ? v < -1 : v <= 0) || v > DLOCK_CONNECT_TIMEOUT_MAX * 24) {
+	/* the whole value must be a decimal number ("abc", "0x1", "1s" and
+	 * "nan" are refused, not read as 0 or 1, which would silently change
+	 * the cap); max_wait is exactly -1 or at least 0 */
+	while (end && (*end == ' ' || *end == '\t')) {
+		end++;
+	}
+	if (ZSTR_LEN(new_value) == 0 || !end || *end != '\0' || end == ZSTR_VAL(new_value) ||
+	    !zend_finite(v) || (is_max_wait ? v < 0 && v != -1 : v <= 0) ||
+	    v > DLOCK_CONNECT_TIMEOUT_MAX * 24) {
 		php_error_docref(NULL, E_WARNING, "%s must be %s", ZSTR_VAL(entry->name),
 		                 is_max_wait ? "-1, 0 or a positive number of seconds"
 		                             : "a positive number of seconds");
