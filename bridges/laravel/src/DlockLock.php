@@ -95,10 +95,15 @@ class DlockLock extends Lock
             return false; // as a cache lock: taken is taken, also by its owner
         }
         $lock = $this->newLock();
-        if (!$lock->tryAcquire()) {
-            return false;
+        try {
+            if (!$lock->tryAcquire()) {
+                return false;
+            }
+            $this->keep($lock);
+        } catch (\Throwable $e) {
+            $this->abandon($lock);
+            throw $e;
         }
-        $this->keep($lock);
         return true;
     }
 
@@ -116,17 +121,24 @@ class DlockLock extends Lock
         $lock = $this->newLock();
         try {
             $ok = $lock->acquire(max(0.0, (float) $seconds));
+            if ($ok) {
+                $this->keep($lock);
+            }
         } catch (\DistributedLockConnectionException | \DistributedLockLostException $e) {
+            $this->abandon($lock);
             throw $e;
         } catch (\DistributedLockException $e) {
+            $this->abandon($lock);
             // dlock refused to wait: another lock object of this process holds
             // the name (it would wait for itself); Laravel's stores time out
             throw new LockTimeoutException($e->getMessage(), 0, $e);
+        } catch (\Throwable $e) {
+            $this->abandon($lock);
+            throw $e;
         }
         if (!$ok) {
             throw new LockTimeoutException();
         }
-        $this->keep($lock);
         if (is_callable($callback)) {
             try {
                 return $callback();
@@ -273,6 +285,25 @@ class DlockLock extends Lock
             } else {
                 $this->ownerStore->forever($this->ownerKey(), $this->owner);
             }
+        }
+    }
+
+    /**
+     * After acquire() or block() ended by an exception (a pcntl signal
+     * handler that throws, a failing owner store, ...) at any point after
+     * dlock took $lock: forgets the hold if it was recorded and releases
+     * $lock, so nothing stays held that the bridge does not report held.
+     */
+    private function abandon(\DistributedLock $lock): void
+    {
+        if ((self::$holds[$this->slot][$this->owner]['lock'] ?? null) === $lock) {
+            unset(self::$holds[$this->slot][$this->owner]);
+            if (!self::$holds[$this->slot]) {
+                unset(self::$holds[$this->slot]);
+            }
+        }
+        if ($lock->isAcquired()) {
+            self::drop($lock);
         }
     }
 

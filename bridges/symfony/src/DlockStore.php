@@ -268,14 +268,36 @@ class DlockStore implements BlockingStoreInterface, BlockingSharedLockStoreInter
         if ($mode === $want) {
             return; // saving again in the same mode
         }
-        if ($mode === 'read') {
-            $this->promote($key, $rw, $blocking);
-        } elseif ($mode === 'write') {
-            $this->demote($key, $rw, $blocking);
-        } else {
-            $this->take($key, self::part($rw, $want), $blocking);
+        try {
+            if ($mode === 'read') {
+                $this->promote($key, $rw, $blocking);
+            } elseif ($mode === 'write') {
+                $this->demote($key, $rw, $blocking);
+            } else {
+                $this->take($key, self::part($rw, $want), $blocking);
+            }
+            $this->setMode($key, $rw, $want);
+        } catch (\Throwable $e) {
+            $this->settle($key, $rw);
+            throw $e;
         }
-        $this->setMode($key, $rw, $want);
+    }
+
+    /**
+     * After a save ended by an exception (ours, or a throwing pcntl signal
+     * handler run at any point after dlock took a part): releases every part
+     * of $rw that dlock holds but $key's state does not record, so nothing
+     * is held that exists() and delete() do not know of.
+     */
+    private function settle(Key $key, \DistributedReadWriteLock $rw): void
+    {
+        $state = $this->state($key);
+        $mode = $state !== null && $state[0] === $rw ? $state[1] : null;
+        foreach (['read', 'write'] as $part) {
+            if ($part !== $mode && self::part($rw, $part)->isAcquired()) {
+                self::releaseQuietly(self::part($rw, $part));
+            }
+        }
     }
 
     /** Records in $key which part this store holds, and keeps $rw alive while it holds one. */
