@@ -131,9 +131,45 @@ final class LaravelHoldTest extends DlockTestCase
         $store->lock('forever')->forceRelease();
     }
 
-    public function testOnRedisTheLeaseEndsWithTheSecondsInTheServer(): void
+    /** Data provider: the test Redis's DSN as given, and with an upper-case scheme (dlock accepts both). */
+    public static function redisSchemes(): array
     {
-        $store = $this->store('redis', ['lease' => 30]); // the lock's seconds win over the store's lease
+        return ['redis://' => ['redis'], 'REDIS://' => ['REDIS']];
+    }
+
+    /** The test Redis's options with the DSN's scheme written $scheme. */
+    private function redisOptions(string $scheme = 'redis'): array
+    {
+        $options = $this->backendOptions('redis');
+        $options['dsn'] = $scheme . substr($options['dsn'], \strlen('redis'));
+        return $options;
+    }
+
+    /** Sends one command to the test Redis (RESP, no client library) and returns the reply's first line. */
+    private function redisCommand(string ...$args): string
+    {
+        $addr = parse_url($this->backendOptions('redis')['dsn']);
+        $s = stream_socket_client('tcp://' . $addr['host'] . ':' . ($addr['port'] ?? 6379), $errno, $errstr, 5.0);
+        $this->assertNotFalse($s, "cannot reach the test Redis: $errstr");
+        $cmd = '*' . \count($args) . "\r\n";
+        foreach ($args as $a) {
+            $cmd .= '$' . \strlen($a) . "\r\n" . $a . "\r\n";
+        }
+        fwrite($s, $cmd);
+        stream_set_timeout($s, 5);
+        $reply = rtrim((string) fgets($s), "\r\n");
+        fclose($s);
+        return $reply;
+    }
+
+    /**
+     * @dataProvider redisSchemes
+     */
+    #[\PHPUnit\Framework\Attributes\DataProvider('redisSchemes')]
+    public function testOnRedisTheLeaseEndsWithTheSecondsInTheServer(string $scheme): void
+    {
+        // the lock's seconds win over the store's lease, whatever case the DSN's scheme is in
+        $store = new DlockStore(new SharedFileStore($this->dir), $this->redisOptions($scheme) + ['lease' => 30], $this->prefix);
         $this->assertTrue($store->lock('lease', 1, 'short')->get());
         $options = $this->backendOptions('redis');
         $path = $store->lock('lease')->getPath();
@@ -146,6 +182,41 @@ final class LaravelHoldTest extends DlockTestCase
         $line = $this->expect($sock, 25);
         $this->assertMatchesRegularExpression('/^granted /', $line);
         $this->assertLessThan(10.0, (float) substr($line, 8), 'freed after about a second, not one 30 s lease');
+    }
+
+    /**
+     * A Redis lock with seconds whose key is lost in the server (a restart
+     * without persistence, an eviction, a fail-over, here a DEL) is noticed
+     * by the watchdog within a third of its lease, not only when the seconds
+     * end.
+     */
+    public function testOnRedisALostKeyIsNoticedBeforeTheSecondsEnd(): void
+    {
+        $store = $this->store('redis');
+        $lock = $store->lock('lost', 60, 'holder');
+        $this->assertTrue($lock->get());
+        $this->assertSame(':1', $this->redisCommand('DEL', $lock->getPath()));
+        $t = microtime(true);
+        while ($lock->isAcquired()) {
+            if (microtime(true) - $t > 15) {
+                $this->fail('a lock whose key is gone was still reported held 15 s later (its seconds are 60)');
+            }
+            usleep(50000); // the watchdog's next renewal, which finds the key gone
+        }
+        $this->assertTrue($store->lock('lost', 60, 'next')->get(), 'and anyone may take it');
+        $store->lock('lost')->forceRelease();
+    }
+
+    /** Seconds past dlock's longest max_hold (one year) still give a lock on Redis, held until released. */
+    public function testOnRedisHugeSecondsAreAccepted(): void
+    {
+        $store = $this->store('redis');
+        foreach ([31536000, 31536001, 400000000] as $seconds) {
+            $lock = $store->lock('huge', $seconds, 'h');
+            $this->assertTrue($lock->get(), "seconds $seconds");
+            $this->assertTrue($lock->isAcquired());
+            $this->assertTrue($lock->release());
+        }
     }
 
     /** @dataProvider backends */

@@ -39,6 +39,9 @@ class DlockLock extends Lock
      */
     private static array $holds = [];
 
+    /** dlock's largest max_hold, in seconds (one year). */
+    private const MAX_HOLD_LIMIT = 31536000;
+
     private string $slot;
 
     private string $path;
@@ -264,11 +267,20 @@ class DlockLock extends Lock
             unset($options['data']); // accepted but not stored: the owner is recorded in the cache store
         }
         if ($this->seconds > 0 && self::isRedis($this->options)) {
-            // the lease ends with the lock's seconds (whatever lease the options
-            // give): renewals stop at once, or after the part past Redis's
-            // longest lease
-            $lease = min(86400.0, max(0.1, (float) $this->seconds));
-            $options = ['lease' => $lease, 'max_hold' => max(0.001, $this->seconds - $lease)] + $options;
+            // a renewed lease of at most a third of the seconds (and at most
+            // the lease the options give), so the watchdog checks the key
+            // every lease/3 and a lost key is noticed long before the
+            // seconds end; renewals stop at the seconds (max_hold, capped by
+            // the options' own), so a hung process's lock ends in the server
+            // at most one lease later. Past dlock's longest max_hold (one
+            // year) there is no cap: the process gives it back at its seconds.
+            $lease = max(0.1, min((float) ($this->options['lease'] ?? ini_get('dlock.lease')), $this->seconds / 3));
+            $maxHold = $this->seconds <= self::MAX_HOLD_LIMIT ? (float) $this->seconds : 0.0;
+            $given = (float) ($this->options['max_hold'] ?? ini_get('dlock.max_hold'));
+            if ($given > 0 && ($maxHold === 0.0 || $given < $maxHold)) {
+                $maxHold = $given;
+            }
+            $options = ['lease' => $lease, 'max_hold' => $maxHold] + $options;
         }
         return new \DistributedLock($this->path, $options);
     }
@@ -353,6 +365,14 @@ class DlockLock extends Lock
         }
     }
 
+    /** The lower-case scheme of the DSN the options select ('' for ZooKeeper through "hosts"). */
+    private static function scheme(array $options): string
+    {
+        $dsn = self::dsn($options);
+        $end = strpos($dsn, '://');
+        return $end === false ? '' : strtolower(substr($dsn, 0, $end));
+    }
+
     /** The DSN the options select ('' for ZooKeeper through "hosts"). */
     private static function dsn(array $options): string
     {
@@ -364,13 +384,13 @@ class DlockLock extends Lock
 
     private static function isRedis(array $options): bool
     {
-        return str_starts_with(self::dsn($options), 'redis');
+        // dlock reads the scheme case-insensitively (REDIS:// is Redis too)
+        return \in_array(self::scheme($options), ['redis', 'redis-sentinel'], true);
     }
 
     /** Whether the backend stores a hold's data (ZooKeeper only). */
     private static function storesData(array $options): bool
     {
-        $dsn = self::dsn($options);
-        return $dsn === '' || str_starts_with($dsn, 'zookeeper:');
+        return self::dsn($options) === '' || self::scheme($options) === 'zookeeper';
     }
 }
