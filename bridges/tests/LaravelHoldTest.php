@@ -207,6 +207,71 @@ final class LaravelHoldTest extends DlockTestCase
         $store->lock('lost')->forceRelease();
     }
 
+    /** Data provider: the backends whose owner record lives in the inner cache store. */
+    public static function ownerRecordBackends(): array
+    {
+        return ['redis' => ['redis'], 'postgres' => ['postgres'], 'mysql' => ['mysql']];
+    }
+
+    /** In a forked child: what restoreLock($name, $owner) does, as one line. */
+    private function restoreInAChild(string $backend, string $name, string $owner): string
+    {
+        $sock = $this->fork(function ($sock) use ($backend, $name, $owner): void {
+            try {
+                $this->store($backend)->restoreLock($name, $owner);
+                self::send($sock, 'restored');
+            } catch (\LogicException $e) {
+                self::send($sock, 'refused');
+            }
+        });
+        return $this->expect($sock, 20);
+    }
+
+    /**
+     * A forked child of the holder inherits the process's registry of holds
+     * but holds nothing: its restoreLock() of the parent's hold refuses and
+     * leaves the parent's owner record alone (review finding 6).
+     *
+     * @dataProvider ownerRecordBackends
+     */
+    #[\PHPUnit\Framework\Attributes\DataProvider('ownerRecordBackends')]
+    public function testAForkedChildLeavesTheParentsOwnerRecord(string $backend): void
+    {
+        $store = $this->store($backend);
+        $lock = $store->lock('forked', 0, 'parent-owner');
+        $this->assertTrue($lock->get());
+        $this->assertSame('refused', $this->restoreInAChild($backend, 'forked', 'parent-owner'), 'the child restored the parent\'s hold');
+        $this->assertTrue($lock->isAcquired());
+        $this->assertSame('refused', $this->restoreInAChild($backend, 'forked', 'parent-owner'), 'the owner record is gone');
+        $this->assertSame('parent-owner', $store->lock('forked')->getCurrentOwner());
+        $this->assertTrue($lock->release());
+    }
+
+    /**
+     * An owner record left by a holder that ended without release() (dlock
+     * released at request end) names nobody once someone else holds the lock,
+     * e.g. plain dlock code (review finding 7a).
+     *
+     * @dataProvider ownerRecordBackends
+     */
+    #[\PHPUnit\Framework\Attributes\DataProvider('ownerRecordBackends')]
+    public function testAStaleOwnerRecordNamesNobody(string $backend): void
+    {
+        $sock = $this->fork(function ($sock) use ($backend): void {
+            $lock = $this->store($backend)->lock('stale', 0, 'gone-owner');
+            $lock->get();
+            $lock->dlock()->release(); // what request end does: the bridge's record stays
+            self::send($sock, 'ended');
+        });
+        $this->assertSame('ended', $this->expect($sock, 20));
+        $store = $this->store($backend);
+        $plain = new \DistributedLock($store->lock('stale')->getPath(), $this->backendOptions($backend));
+        $this->assertTrue($plain->tryAcquire());
+        $this->assertNull($store->lock('stale')->getCurrentOwner(), 'a dead owner is named for a hold it does not have');
+        $this->assertFalse($store->restoreLock('stale', 'gone-owner')->isAcquired(), 'restoreLock() of the dead owner gives a lock that holds nothing');
+        $plain->release();
+    }
+
     /** Seconds past dlock's longest max_hold (one year) still give a lock on Redis, held until released. */
     public function testOnRedisHugeSecondsAreAccepted(): void
     {

@@ -35,9 +35,13 @@ class DlockLock extends Lock
 {
     /**
      * The holds of this process: slot ("path\0options") => owner =>
-     * ['lock' => \DistributedLock, 'until' => float|null (microtime)].
+     * ['lock' => \DistributedLock, 'until' => float|null (microtime),
+     *  'node' => string|null (the hold's participant node where an owner record is written)].
      */
     private static array $holds = [];
+
+    /** The process self::$holds belongs to (a forked child inherits the parent's entries). */
+    private static int $pid = 0;
 
     /** dlock's largest max_hold, in seconds (one year). */
     private const MAX_HOLD_LIMIT = 31536000;
@@ -155,6 +159,7 @@ class DlockLock extends Lock
     /** Releases this owner's hold; false when this process does not hold it under this owner (or lost it). */
     public function release(): bool
     {
+        self::expire();
         $h = self::$holds[$this->slot][$this->owner] ?? null;
         if ($h === null) {
             return false;
@@ -170,6 +175,7 @@ class DlockLock extends Lock
      */
     public function forceRelease()
     {
+        self::expire();
         foreach (array_keys(self::$holds[$this->slot] ?? []) as $owner) {
             $h = self::$holds[$this->slot][$owner];
             $this->forget((string) $owner);
@@ -180,10 +186,12 @@ class DlockLock extends Lock
     /**
      * The owner token of the current holder, or null when nobody holds:
      * this process's holds first, else the holder's node data (ZooKeeper) or
-     * the owner recorded in the inner cache store (Redis, PostgreSQL, MySQL).
+     * the owner recorded in the inner cache store for that hold (Redis,
+     * PostgreSQL, MySQL; null when the holder recorded none there).
      */
     public function getCurrentOwner()
     {
+        self::expire();
         foreach (array_keys(self::$holds[$this->slot] ?? []) as $owner) {
             if ($this->hold((string) $owner) !== null) {
                 return (string) $owner;
@@ -194,8 +202,12 @@ class DlockLock extends Lock
                 if ($this->ownerStore === null) {
                     return $p['data'];
                 }
-                $owner = $this->ownerStore->get($this->ownerKey());
-                return $owner === null ? null : (string) $owner;
+                // the record names the owner only if it was written for this
+                // very hold (same participant node: the Redis hold, the SQL
+                // session): a record left by a holder that ended without
+                // release(), or a hold taken by plain dlock code, names nobody
+                $record = $this->ownerStore->get($this->ownerKey());
+                return \is_array($record) && ($record['node'] ?? null) === $p['node'] ? (string) $record['owner'] : null;
             }
         }
         return null;
@@ -290,12 +302,23 @@ class DlockLock extends Lock
         self::$holds[$this->slot][$this->owner] = [
             'lock' => $lock,
             'until' => $this->seconds > 0 ? microtime(true) + $this->seconds : null,
+            'node' => null,
         ];
         if ($this->ownerStore !== null) {
+            // our hold's node (one round trip): what getCurrentOwner() matches
+            foreach (\DistributedLock::participants($this->path, $this->options) as $p) {
+                if ($p['holder']) {
+                    self::$holds[$this->slot][$this->owner]['node'] = $p['node'];
+                    $record = ['owner' => $this->owner, 'node' => $p['node']];
+                }
+            }
+            if (!isset($record)) {
+                throw new \DistributedLockLostException(sprintf('dlock: the lock "%s" was lost right after it was taken', $this->name));
+            }
             if ($this->seconds > 0) {
-                $this->ownerStore->put($this->ownerKey(), $this->owner, max(1, (int) ceil($this->seconds)));
+                $this->ownerStore->put($this->ownerKey(), $record, max(1, (int) ceil($this->seconds)));
             } else {
-                $this->ownerStore->forever($this->ownerKey(), $this->owner);
+                $this->ownerStore->forever($this->ownerKey(), $record);
             }
         }
     }
@@ -309,9 +332,14 @@ class DlockLock extends Lock
     private function abandon(\DistributedLock $lock): void
     {
         if ((self::$holds[$this->slot][$this->owner]['lock'] ?? null) === $lock) {
-            unset(self::$holds[$this->slot][$this->owner]);
-            if (!self::$holds[$this->slot]) {
-                unset(self::$holds[$this->slot]);
+            try {
+                $this->forget($this->owner); // also the owner record, if it was written
+            } catch (\Throwable $e) {
+                // the inner store failing again: the entry is gone, the lock goes below
+                unset(self::$holds[$this->slot][$this->owner]);
+                if ((self::$holds[$this->slot] ?? []) === []) {
+                    unset(self::$holds[$this->slot]);
+                }
             }
         }
         if ($lock->isAcquired()) {
@@ -319,14 +347,16 @@ class DlockLock extends Lock
         }
     }
 
-    /** Drops $owner's entry and its owner record. */
+    /** Drops $owner's entry and the owner record written for that hold. */
     private function forget(string $owner): void
     {
+        $node = self::$holds[$this->slot][$owner]['node'] ?? null;
         unset(self::$holds[$this->slot][$owner]);
-        if (!self::$holds[$this->slot]) {
+        if ((self::$holds[$this->slot] ?? []) === []) {
             unset(self::$holds[$this->slot]);
         }
-        if ($this->ownerStore !== null && $this->ownerStore->get($this->ownerKey()) === $owner) {
+        if ($this->ownerStore !== null && $node !== null
+            && $this->ownerStore->get($this->ownerKey()) === ['owner' => $owner, 'node' => $node]) {
             $this->ownerStore->forget($this->ownerKey());
         }
     }
@@ -348,9 +378,18 @@ class DlockLock extends Lock
         return $held;
     }
 
-    /** Gives back every hold of the process whose seconds ran out. */
+    /**
+     * Gives back every hold of the process whose seconds ran out. In a
+     * forked child, first forgets the parent's holds (inherited copies that
+     * dlock reports not held there) without touching their owner records:
+     * they are the parent's, which still holds.
+     */
     private static function expire(): void
     {
+        if (self::$pid !== getmypid()) {
+            self::$holds = [];
+            self::$pid = getmypid();
+        }
         $now = microtime(true);
         foreach (self::$holds as $slot => $owners) {
             foreach ($owners as $owner => $h) {
