@@ -243,4 +243,41 @@ final class SymfonyContractTest extends DlockTestCase
         $store->delete($key);
         $this->assertSame('writer holds', $this->expect($sock, 20));
     }
+
+    /**
+     * Demotion while another process's writer is queued behind our write
+     * lock is refused on every backend, blocking or not, and the key keeps
+     * its write lock (on PostgreSQL dlock itself grants the blocking read
+     * beside our own write lock at once).
+     *
+     * @dataProvider symfonyBackends
+     */
+    #[\PHPUnit\Framework\Attributes\DataProvider('symfonyBackends')]
+    public function testARefusedDemotionKeepsTheWriteLockWhileAWriterWaits(string $backend): void
+    {
+        $store = $this->store($backend);
+        $key = new Key('demote');
+        $store->save($key);
+        $options = $this->backendOptions($backend) + ['prefix' => $this->prefix];
+        $sock = $this->fork(function ($sock) use ($options): void {
+            $store = new DlockStore($options);
+            $k = new Key('demote');
+            $store->waitAndSave($k);
+            self::send($sock, 'writer holds');
+        });
+        $this->waitForParticipants($backend, $store->pathOf('demote'), 2);
+        foreach (['saveRead', 'waitAndSaveRead'] as $how) {
+            try {
+                $store->$how($key);
+                $this->fail("$how() demoted past a waiting writer");
+            } catch (LockConflictedException $e) {
+            }
+            $this->assertTrue($store->exists($key), 'the write lock is kept');
+            $rw = \DistributedReadWriteLock::participants($store->pathOf('demote'), $this->backendOptions($backend));
+            $this->assertSame(['write', true], [$rw[0]['type'], $rw[0]['holder']], $how);
+            $this->assertCount(2, $rw, "$how: no read lock taken beside the write lock");
+        }
+        $store->delete($key);
+        $this->assertSame('writer holds', $this->expect($sock, 20));
+    }
 }

@@ -372,6 +372,18 @@ class DlockStore implements BlockingStoreInterface, BlockingSharedLockStoreInter
      */
     private function demote(Key $key, \DistributedReadWriteLock $rw, bool $blocking): void
     {
+        // refused up front on every backend: on PostgreSQL dlock grants a
+        // blocking read beside this session's write lock at once, queued
+        // writer or not
+        try {
+            $queued = array_filter(\DistributedReadWriteLock::participants($rw->getPath(), $this->options),
+                fn (array $p): bool => $p['type'] === 'write' && !$p['holder']);
+        } catch (\DistributedLockException $e) {
+            throw new LockAcquiringException(sprintf('Failed to demote the "%s" lock: %s', $key, $e->getMessage()), 0, $e);
+        }
+        if ($queued !== []) {
+            throw new LockConflictedException(sprintf('The "%s" lock cannot be demoted now: a writer is queued behind it.', $key));
+        }
         try {
             $ok = $blocking ? $rw->readLock()->acquire() : $rw->readLock()->tryAcquire();
         } catch (\DistributedLockConnectionException | \DistributedLockLostException $e) {
