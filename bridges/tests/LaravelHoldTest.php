@@ -272,6 +272,15 @@ final class LaravelHoldTest extends DlockTestCase
         $plain->release();
     }
 
+    /** block() with a timeout past dlock's longest (one year), or INF, waits without one instead of a ValueError. */
+    public function testBlockAcceptsAnyTimeout(): void
+    {
+        $store = $this->store('zookeeper');
+        foreach ([31536001, 1e12, INF] as $seconds) {
+            $this->assertSame('done', $store->lock('long-wait', 0, 'w')->block($seconds, fn () => 'done'), "block($seconds)");
+        }
+    }
+
     /** Seconds past dlock's longest max_hold (one year) still give a lock on Redis, held until released. */
     public function testOnRedisHugeSecondsAreAccepted(): void
     {

@@ -169,6 +169,19 @@ final class SymfonyContractTest extends DlockTestCase
 
     /** @dataProvider symfonyBackends */
     #[\PHPUnit\Framework\Attributes\DataProvider('symfonyBackends')]
+    public function testLeasesAreNotHandedOutPastTheTtl(string $backend): void
+    {
+        $store = $this->semaphores($backend);
+        $key = new SemaphoreKey('leases', 2, 2);
+        $store->save($key, 0.5);
+        $this->assertCount(2, DlockSemaphoreStore::leases($key));
+        self::pause(0.6);
+        $this->assertSame([], DlockSemaphoreStore::leases($key), 'a lease past its TTL was handed out');
+        $this->assertFalse($store->exists($key));
+    }
+
+    /** @dataProvider symfonyBackends */
+    #[\PHPUnit\Framework\Attributes\DataProvider('symfonyBackends')]
     public function testALockKeyDoesNotExpire(string $backend): void
     {
         $lock = (new LockFactory($this->store($backend)))->createLock('ttl', 0.3);

@@ -43,7 +43,7 @@ class DlockLock extends Lock
     /** The process self::$holds belongs to (a forked child inherits the parent's entries). */
     private static int $pid = 0;
 
-    /** dlock's largest max_hold, in seconds (one year). */
+    /** dlock's largest max_hold and acquire() timeout, in seconds (one year). */
     private const MAX_HOLD_LIMIT = 31536000;
 
     private string $slot;
@@ -127,7 +127,10 @@ class DlockLock extends Lock
         }
         $lock = $this->newLock();
         try {
-            $ok = $lock->acquire(max(0.0, (float) $seconds));
+            $seconds = max(0.0, (float) $seconds);
+            // past dlock's longest timeout (one year), or INF: wait without
+            // one (dlock.max_wait still caps it)
+            $ok = $seconds > self::MAX_HOLD_LIMIT ? $lock->acquire() : $lock->acquire($seconds);
             if ($ok) {
                 $this->keep($lock);
             }

@@ -173,6 +173,7 @@ class DlockSemaphoreStore implements PersistingStoreInterface
      */
     public static function leases(Key $key): array
     {
+        self::expire(); // past its TTL a lease is given back, never handed out as held
         return $key->hasState(self::STATE) ? (self::$kept[$key->getState(self::STATE)]['leases'] ?? []) : [];
     }
 
