@@ -131,9 +131,45 @@ final class LaravelHoldTest extends DlockTestCase
         $store->lock('forever')->forceRelease();
     }
 
-    public function testOnRedisTheLeaseEndsWithTheSecondsInTheServer(): void
+    /** Data provider: the test Redis's DSN as given, and with an upper-case scheme (dlock accepts both). */
+    public static function redisSchemes(): array
     {
-        $store = $this->store('redis', ['lease' => 30]); // the lock's seconds win over the store's lease
+        return ['redis://' => ['redis'], 'REDIS://' => ['REDIS']];
+    }
+
+    /** The test Redis's options with the DSN's scheme written $scheme. */
+    private function redisOptions(string $scheme = 'redis'): array
+    {
+        $options = $this->backendOptions('redis');
+        $options['dsn'] = $scheme . substr($options['dsn'], \strlen('redis'));
+        return $options;
+    }
+
+    /** Sends one command to the test Redis (RESP, no client library) and returns the reply's first line. */
+    private function redisCommand(string ...$args): string
+    {
+        $addr = parse_url($this->backendOptions('redis')['dsn']);
+        $s = stream_socket_client('tcp://' . $addr['host'] . ':' . ($addr['port'] ?? 6379), $errno, $errstr, 5.0);
+        $this->assertNotFalse($s, "cannot reach the test Redis: $errstr");
+        $cmd = '*' . \count($args) . "\r\n";
+        foreach ($args as $a) {
+            $cmd .= '$' . \strlen($a) . "\r\n" . $a . "\r\n";
+        }
+        fwrite($s, $cmd);
+        stream_set_timeout($s, 5);
+        $reply = rtrim((string) fgets($s), "\r\n");
+        fclose($s);
+        return $reply;
+    }
+
+    /**
+     * @dataProvider redisSchemes
+     */
+    #[\PHPUnit\Framework\Attributes\DataProvider('redisSchemes')]
+    public function testOnRedisTheLeaseEndsWithTheSecondsInTheServer(string $scheme): void
+    {
+        // the lock's seconds win over the store's lease, whatever case the DSN's scheme is in
+        $store = new DlockStore(new SharedFileStore($this->dir), $this->redisOptions($scheme) + ['lease' => 30], $this->prefix);
         $this->assertTrue($store->lock('lease', 1, 'short')->get());
         $options = $this->backendOptions('redis');
         $path = $store->lock('lease')->getPath();
@@ -146,6 +182,115 @@ final class LaravelHoldTest extends DlockTestCase
         $line = $this->expect($sock, 25);
         $this->assertMatchesRegularExpression('/^granted /', $line);
         $this->assertLessThan(10.0, (float) substr($line, 8), 'freed after about a second, not one 30 s lease');
+    }
+
+    /**
+     * A Redis lock with seconds whose key is lost in the server (a restart
+     * without persistence, an eviction, a fail-over, here a DEL) is noticed
+     * by the watchdog within a third of its lease, not only when the seconds
+     * end.
+     */
+    public function testOnRedisALostKeyIsNoticedBeforeTheSecondsEnd(): void
+    {
+        $store = $this->store('redis');
+        $lock = $store->lock('lost', 60, 'holder');
+        $this->assertTrue($lock->get());
+        $this->assertSame(':1', $this->redisCommand('DEL', $lock->getPath()));
+        $t = microtime(true);
+        while ($lock->isAcquired()) {
+            if (microtime(true) - $t > 15) {
+                $this->fail('a lock whose key is gone was still reported held 15 s later (its seconds are 60)');
+            }
+            usleep(50000); // the watchdog's next renewal, which finds the key gone
+        }
+        $this->assertTrue($store->lock('lost', 60, 'next')->get(), 'and anyone may take it');
+        $store->lock('lost')->forceRelease();
+    }
+
+    /** Data provider: the backends whose owner record lives in the inner cache store. */
+    public static function ownerRecordBackends(): array
+    {
+        return ['redis' => ['redis'], 'postgres' => ['postgres'], 'mysql' => ['mysql']];
+    }
+
+    /** In a forked child: what restoreLock($name, $owner) does, as one line. */
+    private function restoreInAChild(string $backend, string $name, string $owner): string
+    {
+        $sock = $this->fork(function ($sock) use ($backend, $name, $owner): void {
+            try {
+                $this->store($backend)->restoreLock($name, $owner);
+                self::send($sock, 'restored');
+            } catch (\LogicException $e) {
+                self::send($sock, 'refused');
+            }
+        });
+        return $this->expect($sock, 20);
+    }
+
+    /**
+     * A forked child of the holder inherits the process's registry of holds
+     * but holds nothing: its restoreLock() of the parent's hold refuses and
+     * leaves the parent's owner record alone (review finding 6).
+     *
+     * @dataProvider ownerRecordBackends
+     */
+    #[\PHPUnit\Framework\Attributes\DataProvider('ownerRecordBackends')]
+    public function testAForkedChildLeavesTheParentsOwnerRecord(string $backend): void
+    {
+        $store = $this->store($backend);
+        $lock = $store->lock('forked', 0, 'parent-owner');
+        $this->assertTrue($lock->get());
+        $this->assertSame('refused', $this->restoreInAChild($backend, 'forked', 'parent-owner'), 'the child restored the parent\'s hold');
+        $this->assertTrue($lock->isAcquired());
+        $this->assertSame('refused', $this->restoreInAChild($backend, 'forked', 'parent-owner'), 'the owner record is gone');
+        $this->assertSame('parent-owner', $store->lock('forked')->getCurrentOwner());
+        $this->assertTrue($lock->release());
+    }
+
+    /**
+     * An owner record left by a holder that ended without release() (dlock
+     * released at request end) names nobody once someone else holds the lock,
+     * e.g. plain dlock code (review finding 7a).
+     *
+     * @dataProvider ownerRecordBackends
+     */
+    #[\PHPUnit\Framework\Attributes\DataProvider('ownerRecordBackends')]
+    public function testAStaleOwnerRecordNamesNobody(string $backend): void
+    {
+        $sock = $this->fork(function ($sock) use ($backend): void {
+            $lock = $this->store($backend)->lock('stale', 0, 'gone-owner');
+            $lock->get();
+            $lock->dlock()->release(); // what request end does: the bridge's record stays
+            self::send($sock, 'ended');
+        });
+        $this->assertSame('ended', $this->expect($sock, 20));
+        $store = $this->store($backend);
+        $plain = new \DistributedLock($store->lock('stale')->getPath(), $this->backendOptions($backend));
+        $this->assertTrue($plain->tryAcquire());
+        $this->assertNull($store->lock('stale')->getCurrentOwner(), 'a dead owner is named for a hold it does not have');
+        $this->assertFalse($store->restoreLock('stale', 'gone-owner')->isAcquired(), 'restoreLock() of the dead owner gives a lock that holds nothing');
+        $plain->release();
+    }
+
+    /** block() with a timeout past dlock's longest (one year), or INF, waits without one instead of a ValueError. */
+    public function testBlockAcceptsAnyTimeout(): void
+    {
+        $store = $this->store('zookeeper');
+        foreach ([31536001, 1e12, INF] as $seconds) {
+            $this->assertSame('done', $store->lock('long-wait', 0, 'w')->block($seconds, fn () => 'done'), "block($seconds)");
+        }
+    }
+
+    /** Seconds past dlock's longest max_hold (one year) still give a lock on Redis, held until released. */
+    public function testOnRedisHugeSecondsAreAccepted(): void
+    {
+        $store = $this->store('redis');
+        foreach ([31536000, 31536001, 400000000] as $seconds) {
+            $lock = $store->lock('huge', $seconds, 'h');
+            $this->assertTrue($lock->get(), "seconds $seconds");
+            $this->assertTrue($lock->isAcquired());
+            $this->assertTrue($lock->release());
+        }
     }
 
     /** @dataProvider backends */

@@ -169,6 +169,19 @@ final class SymfonyContractTest extends DlockTestCase
 
     /** @dataProvider symfonyBackends */
     #[\PHPUnit\Framework\Attributes\DataProvider('symfonyBackends')]
+    public function testLeasesAreNotHandedOutPastTheTtl(string $backend): void
+    {
+        $store = $this->semaphores($backend);
+        $key = new SemaphoreKey('leases', 2, 2);
+        $store->save($key, 0.5);
+        $this->assertCount(2, DlockSemaphoreStore::leases($key));
+        self::pause(0.6);
+        $this->assertSame([], DlockSemaphoreStore::leases($key), 'a lease past its TTL was handed out');
+        $this->assertFalse($store->exists($key));
+    }
+
+    /** @dataProvider symfonyBackends */
+    #[\PHPUnit\Framework\Attributes\DataProvider('symfonyBackends')]
     public function testALockKeyDoesNotExpire(string $backend): void
     {
         $lock = (new LockFactory($this->store($backend)))->createLock('ttl', 0.3);
@@ -240,6 +253,43 @@ final class SymfonyContractTest extends DlockTestCase
         $rw = \DistributedReadWriteLock::participants($store->pathOf('promote'), $this->backendOptions($backend));
         $this->assertSame('read', $rw[0]['type']);
         $this->assertTrue($rw[0]['holder']);
+        $store->delete($key);
+        $this->assertSame('writer holds', $this->expect($sock, 20));
+    }
+
+    /**
+     * Demotion while another process's writer is queued behind our write
+     * lock is refused on every backend, blocking or not, and the key keeps
+     * its write lock (on PostgreSQL dlock itself grants the blocking read
+     * beside our own write lock at once).
+     *
+     * @dataProvider symfonyBackends
+     */
+    #[\PHPUnit\Framework\Attributes\DataProvider('symfonyBackends')]
+    public function testARefusedDemotionKeepsTheWriteLockWhileAWriterWaits(string $backend): void
+    {
+        $store = $this->store($backend);
+        $key = new Key('demote');
+        $store->save($key);
+        $options = $this->backendOptions($backend) + ['prefix' => $this->prefix];
+        $sock = $this->fork(function ($sock) use ($options): void {
+            $store = new DlockStore($options);
+            $k = new Key('demote');
+            $store->waitAndSave($k);
+            self::send($sock, 'writer holds');
+        });
+        $this->waitForParticipants($backend, $store->pathOf('demote'), 2);
+        foreach (['saveRead', 'waitAndSaveRead'] as $how) {
+            try {
+                $store->$how($key);
+                $this->fail("$how() demoted past a waiting writer");
+            } catch (LockConflictedException $e) {
+            }
+            $this->assertTrue($store->exists($key), 'the write lock is kept');
+            $rw = \DistributedReadWriteLock::participants($store->pathOf('demote'), $this->backendOptions($backend));
+            $this->assertSame(['write', true], [$rw[0]['type'], $rw[0]['holder']], $how);
+            $this->assertCount(2, $rw, "$how: no read lock taken beside the write lock");
+        }
         $store->delete($key);
         $this->assertSame('writer holds', $this->expect($sock, 20));
     }

@@ -35,9 +35,16 @@ class DlockLock extends Lock
 {
     /**
      * The holds of this process: slot ("path\0options") => owner =>
-     * ['lock' => \DistributedLock, 'until' => float|null (microtime)].
+     * ['lock' => \DistributedLock, 'until' => float|null (microtime),
+     *  'node' => string|null (the hold's participant node where an owner record is written)].
      */
     private static array $holds = [];
+
+    /** The process self::$holds belongs to (a forked child inherits the parent's entries). */
+    private static int $pid = 0;
+
+    /** dlock's largest max_hold and acquire() timeout, in seconds (one year). */
+    private const MAX_HOLD_LIMIT = 31536000;
 
     private string $slot;
 
@@ -95,10 +102,15 @@ class DlockLock extends Lock
             return false; // as a cache lock: taken is taken, also by its owner
         }
         $lock = $this->newLock();
-        if (!$lock->tryAcquire()) {
-            return false;
+        try {
+            if (!$lock->tryAcquire()) {
+                return false;
+            }
+            $this->keep($lock);
+        } catch (\Throwable $e) {
+            $this->abandon($lock);
+            throw $e;
         }
-        $this->keep($lock);
         return true;
     }
 
@@ -115,18 +127,28 @@ class DlockLock extends Lock
         }
         $lock = $this->newLock();
         try {
-            $ok = $lock->acquire(max(0.0, (float) $seconds));
+            $seconds = max(0.0, (float) $seconds);
+            // past dlock's longest timeout (one year), or INF: wait without
+            // one (dlock.max_wait still caps it)
+            $ok = $seconds > self::MAX_HOLD_LIMIT ? $lock->acquire() : $lock->acquire($seconds);
+            if ($ok) {
+                $this->keep($lock);
+            }
         } catch (\DistributedLockConnectionException | \DistributedLockLostException $e) {
+            $this->abandon($lock);
             throw $e;
         } catch (\DistributedLockException $e) {
+            $this->abandon($lock);
             // dlock refused to wait: another lock object of this process holds
             // the name (it would wait for itself); Laravel's stores time out
             throw new LockTimeoutException($e->getMessage(), 0, $e);
+        } catch (\Throwable $e) {
+            $this->abandon($lock);
+            throw $e;
         }
         if (!$ok) {
             throw new LockTimeoutException();
         }
-        $this->keep($lock);
         if (is_callable($callback)) {
             try {
                 return $callback();
@@ -140,6 +162,7 @@ class DlockLock extends Lock
     /** Releases this owner's hold; false when this process does not hold it under this owner (or lost it). */
     public function release(): bool
     {
+        self::expire();
         $h = self::$holds[$this->slot][$this->owner] ?? null;
         if ($h === null) {
             return false;
@@ -155,6 +178,7 @@ class DlockLock extends Lock
      */
     public function forceRelease()
     {
+        self::expire();
         foreach (array_keys(self::$holds[$this->slot] ?? []) as $owner) {
             $h = self::$holds[$this->slot][$owner];
             $this->forget((string) $owner);
@@ -165,10 +189,12 @@ class DlockLock extends Lock
     /**
      * The owner token of the current holder, or null when nobody holds:
      * this process's holds first, else the holder's node data (ZooKeeper) or
-     * the owner recorded in the inner cache store (Redis, PostgreSQL, MySQL).
+     * the owner recorded in the inner cache store for that hold (Redis,
+     * PostgreSQL, MySQL; null when the holder recorded none there).
      */
     public function getCurrentOwner()
     {
+        self::expire();
         foreach (array_keys(self::$holds[$this->slot] ?? []) as $owner) {
             if ($this->hold((string) $owner) !== null) {
                 return (string) $owner;
@@ -179,8 +205,12 @@ class DlockLock extends Lock
                 if ($this->ownerStore === null) {
                     return $p['data'];
                 }
-                $owner = $this->ownerStore->get($this->ownerKey());
-                return $owner === null ? null : (string) $owner;
+                // the record names the owner only if it was written for this
+                // very hold (same participant node: the Redis hold, the SQL
+                // session): a record left by a holder that ended without
+                // release(), or a hold taken by plain dlock code, names nobody
+                $record = $this->ownerStore->get($this->ownerKey());
+                return \is_array($record) && ($record['node'] ?? null) === $p['node'] ? (string) $record['owner'] : null;
             }
         }
         return null;
@@ -252,11 +282,20 @@ class DlockLock extends Lock
             unset($options['data']); // accepted but not stored: the owner is recorded in the cache store
         }
         if ($this->seconds > 0 && self::isRedis($this->options)) {
-            // the lease ends with the lock's seconds (whatever lease the options
-            // give): renewals stop at once, or after the part past Redis's
-            // longest lease
-            $lease = min(86400.0, max(0.1, (float) $this->seconds));
-            $options = ['lease' => $lease, 'max_hold' => max(0.001, $this->seconds - $lease)] + $options;
+            // a renewed lease of at most a third of the seconds (and at most
+            // the lease the options give), so the watchdog checks the key
+            // every lease/3 and a lost key is noticed long before the
+            // seconds end; renewals stop at the seconds (max_hold, capped by
+            // the options' own), so a hung process's lock ends in the server
+            // at most one lease later. Past dlock's longest max_hold (one
+            // year) there is no cap: the process gives it back at its seconds.
+            $lease = max(0.1, min((float) ($this->options['lease'] ?? ini_get('dlock.lease')), $this->seconds / 3));
+            $maxHold = $this->seconds <= self::MAX_HOLD_LIMIT ? (float) $this->seconds : 0.0;
+            $given = (float) ($this->options['max_hold'] ?? ini_get('dlock.max_hold'));
+            if ($given > 0 && ($maxHold === 0.0 || $given < $maxHold)) {
+                $maxHold = $given;
+            }
+            $options = ['lease' => $lease, 'max_hold' => $maxHold] + $options;
         }
         return new \DistributedLock($this->path, $options);
     }
@@ -266,24 +305,61 @@ class DlockLock extends Lock
         self::$holds[$this->slot][$this->owner] = [
             'lock' => $lock,
             'until' => $this->seconds > 0 ? microtime(true) + $this->seconds : null,
+            'node' => null,
         ];
         if ($this->ownerStore !== null) {
+            // our hold's node (one round trip): what getCurrentOwner() matches
+            foreach (\DistributedLock::participants($this->path, $this->options) as $p) {
+                if ($p['holder']) {
+                    self::$holds[$this->slot][$this->owner]['node'] = $p['node'];
+                    $record = ['owner' => $this->owner, 'node' => $p['node']];
+                }
+            }
+            if (!isset($record)) {
+                throw new \DistributedLockLostException(sprintf('dlock: the lock "%s" was lost right after it was taken', $this->name));
+            }
             if ($this->seconds > 0) {
-                $this->ownerStore->put($this->ownerKey(), $this->owner, max(1, (int) ceil($this->seconds)));
+                $this->ownerStore->put($this->ownerKey(), $record, max(1, (int) ceil($this->seconds)));
             } else {
-                $this->ownerStore->forever($this->ownerKey(), $this->owner);
+                $this->ownerStore->forever($this->ownerKey(), $record);
             }
         }
     }
 
-    /** Drops $owner's entry and its owner record. */
+    /**
+     * After acquire() or block() ended by an exception (a pcntl signal
+     * handler that throws, a failing owner store, ...) at any point after
+     * dlock took $lock: forgets the hold if it was recorded and releases
+     * $lock, so nothing stays held that the bridge does not report held.
+     */
+    private function abandon(\DistributedLock $lock): void
+    {
+        if ((self::$holds[$this->slot][$this->owner]['lock'] ?? null) === $lock) {
+            try {
+                $this->forget($this->owner); // also the owner record, if it was written
+            } catch (\Throwable $e) {
+                // the inner store failing again: the entry is gone, the lock goes below
+                unset(self::$holds[$this->slot][$this->owner]);
+                if ((self::$holds[$this->slot] ?? []) === []) {
+                    unset(self::$holds[$this->slot]);
+                }
+            }
+        }
+        if ($lock->isAcquired()) {
+            self::drop($lock);
+        }
+    }
+
+    /** Drops $owner's entry and the owner record written for that hold. */
     private function forget(string $owner): void
     {
+        $node = self::$holds[$this->slot][$owner]['node'] ?? null;
         unset(self::$holds[$this->slot][$owner]);
-        if (!self::$holds[$this->slot]) {
+        if ((self::$holds[$this->slot] ?? []) === []) {
             unset(self::$holds[$this->slot]);
         }
-        if ($this->ownerStore !== null && $this->ownerStore->get($this->ownerKey()) === $owner) {
+        if ($this->ownerStore !== null && $node !== null
+            && $this->ownerStore->get($this->ownerKey()) === ['owner' => $owner, 'node' => $node]) {
             $this->ownerStore->forget($this->ownerKey());
         }
     }
@@ -305,9 +381,18 @@ class DlockLock extends Lock
         return $held;
     }
 
-    /** Gives back every hold of the process whose seconds ran out. */
+    /**
+     * Gives back every hold of the process whose seconds ran out. In a
+     * forked child, first forgets the parent's holds (inherited copies that
+     * dlock reports not held there) without touching their owner records:
+     * they are the parent's, which still holds.
+     */
     private static function expire(): void
     {
+        if (self::$pid !== getmypid()) {
+            self::$holds = [];
+            self::$pid = getmypid();
+        }
         $now = microtime(true);
         foreach (self::$holds as $slot => $owners) {
             foreach ($owners as $owner => $h) {
@@ -322,6 +407,14 @@ class DlockLock extends Lock
         }
     }
 
+    /** The lower-case scheme of the DSN the options select ('' for ZooKeeper through "hosts"). */
+    private static function scheme(array $options): string
+    {
+        $dsn = self::dsn($options);
+        $end = strpos($dsn, '://');
+        return $end === false ? '' : strtolower(substr($dsn, 0, $end));
+    }
+
     /** The DSN the options select ('' for ZooKeeper through "hosts"). */
     private static function dsn(array $options): string
     {
@@ -333,13 +426,13 @@ class DlockLock extends Lock
 
     private static function isRedis(array $options): bool
     {
-        return str_starts_with(self::dsn($options), 'redis');
+        // dlock reads the scheme case-insensitively (REDIS:// is Redis too)
+        return \in_array(self::scheme($options), ['redis', 'redis-sentinel'], true);
     }
 
     /** Whether the backend stores a hold's data (ZooKeeper only). */
     private static function storesData(array $options): bool
     {
-        $dsn = self::dsn($options);
-        return $dsn === '' || str_starts_with($dsn, 'zookeeper:');
+        return self::dsn($options) === '' || self::scheme($options) === 'zookeeper';
     }
 }

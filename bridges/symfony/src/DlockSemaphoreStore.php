@@ -97,25 +97,30 @@ class DlockSemaphoreStore implements PersistingStoreInterface
         }
         $this->forget($key); // a lost or expired hold
         $taken = [];
+        $id = ++self::$ids;
         try {
             for ($i = 0; $i < $key->getWeight(); $i++) {
-                $lease = new \DistributedSemaphore($this->pathOf((string) $key), $key->getLimit(), $this->options);
+                // in $taken before it is taken: whatever ends save() early
+                // (also a throwing pcntl signal handler) gives it back below
+                $taken[] = $lease = new \DistributedSemaphore($this->pathOf((string) $key), $key->getLimit(), $this->options);
                 if (!$lease->tryAcquire()) {
                     throw new SemaphoreAcquiringException($key, 'the semaphore is full');
                 }
-                $taken[] = $lease;
             }
-        } catch (\DistributedLockException $e) {
+            self::$kept[$id] = ['leases' => $taken, 'until' => microtime(true) + $ttlInSecond];
+            $key->setState(self::STATE, $id);
+        } catch (\Throwable $e) {
+            unset(self::$kept[$id]);
+            if ($key->hasState(self::STATE) && $key->getState(self::STATE) === $id) {
+                $key->removeState(self::STATE);
+            }
             self::releaseAll($taken);
-            // not "full": Semaphore::acquire() throws instead of returning false
-            throw new RuntimeException(sprintf('DlockSemaphoreStore: cannot acquire the "%s" semaphore: %s', $key, $e->getMessage()), 0, $e);
-        } catch (SemaphoreAcquiringException $e) {
-            self::releaseAll($taken);
+            if ($e instanceof \DistributedLockException) {
+                // not "full": Semaphore::acquire() throws instead of returning false
+                throw new RuntimeException(sprintf('DlockSemaphoreStore: cannot acquire the "%s" semaphore: %s', $key, $e->getMessage()), 0, $e);
+            }
             throw $e;
         }
-        $id = ++self::$ids;
-        self::$kept[$id] = ['leases' => $taken, 'until' => microtime(true) + $ttlInSecond];
-        $key->setState(self::STATE, $id);
     }
 
     public function delete(Key $key): void
@@ -168,6 +173,7 @@ class DlockSemaphoreStore implements PersistingStoreInterface
      */
     public static function leases(Key $key): array
     {
+        self::expire(); // past its TTL a lease is given back, never handed out as held
         return $key->hasState(self::STATE) ? (self::$kept[$key->getState(self::STATE)]['leases'] ?? []) : [];
     }
 

@@ -19,9 +19,12 @@ use Symfony\Component\Lock\Exception\LockReleasingException;
 use Symfony\Component\Lock\Key;
 
 /**
- * Each Key gets its own \DistributedReadWriteLock, kept in the key's state
- * (so the key is marked unserializable) and, while it holds, in a registry of
- * the process (so the hold outlives the Key, as autoRelease: false wants). The
+ * Each (store, Key) pair gets its own \DistributedReadWriteLock, kept in the
+ * key's state under the store's own id (so the key is marked unserializable)
+ * and, while it holds, in a registry of the process (so the hold outlives the
+ * Key, as autoRelease: false wants). The state is per store instance because
+ * one Key goes through several stores under Symfony's CombinedStore (one store
+ * per server): each must take its own lock on its own server. The
  * resource "r" maps to the path "<prefix>/" . rawurlencode("r") (see
  * pathOf()), prefix "/dlock/symfony" by default.
  *
@@ -37,8 +40,17 @@ use Symfony\Component\Lock\Key;
  */
 class DlockStore implements BlockingStoreInterface, BlockingSharedLockStoreInterface
 {
-    /** The key state's name: [\DistributedReadWriteLock, 'read'|'write'|null]. */
+    /**
+     * The key state's name. Its value maps a store's id to that store's
+     * [\DistributedReadWriteLock, 'read'|'write'|null] for the key.
+     */
     private const STATE = self::class;
+
+    /** The last id given to a store instance. */
+    private static int $lastId = 0;
+
+    /** This instance's id in the key state (unique in the process, never reused). */
+    private int $id;
 
     private const DEFAULT_PREFIX = '/dlock/symfony';
 
@@ -73,9 +85,16 @@ class DlockStore implements BlockingStoreInterface, BlockingSharedLockStoreInter
         }
         $this->prefix = $prefix;
         $this->options = $options;
+        $this->id = ++self::$lastId;
         // dlock validates the path and every option in the constructor, without
         // connecting: a bad option fails here rather than at the first save()
         new \DistributedReadWriteLock($prefix . '/probe', $options);
+    }
+
+    /** A copy holds nothing of the original's keys: it gets an id of its own. */
+    public function __clone()
+    {
+        $this->id = ++self::$lastId;
     }
 
     /**
@@ -119,11 +138,12 @@ class DlockStore implements BlockingStoreInterface, BlockingSharedLockStoreInter
 
     public function delete(Key $key): void
     {
-        if (!$key->hasState(self::STATE)) {
+        $state = $this->state($key);
+        if ($state === null) {
             return;
         }
-        [$rw, $mode] = $key->getState(self::STATE);
-        $key->removeState(self::STATE);
+        [$rw, $mode] = $state;
+        $this->forget($key);
         unset(self::$kept[spl_object_id($rw)]);
         if ($mode === null) {
             return;
@@ -141,10 +161,11 @@ class DlockStore implements BlockingStoreInterface, BlockingSharedLockStoreInter
 
     public function exists(Key $key): bool
     {
-        if (!$key->hasState(self::STATE)) {
+        $state = $this->state($key);
+        if ($state === null) {
             return false;
         }
-        [$rw, $mode] = $key->getState(self::STATE);
+        [$rw, $mode] = $state;
         return $mode !== null && self::part($rw, $mode)->isAcquired();
     }
 
@@ -164,19 +185,30 @@ class DlockStore implements BlockingStoreInterface, BlockingSharedLockStoreInter
     /**
      * The fencing token of the hold behind $key (see dlock's README, "Fencing
      * tokens"): strictly increasing across successive holders of a resource.
+     * $store names the store whose hold is meant; without it the key must
+     * hold through exactly one DlockStore (a key saved through several, as
+     * under CombinedStore, has one token per server: pass the store).
      *
-     * @throws LockConflictedException when $key does not hold its lock
+     * @throws LockConflictedException when $key does not hold its lock, or
+     *         holds through several stores and $store is null
      */
-    public static function fencingToken(Key $key): int
+    public static function fencingToken(Key $key, ?self $store = null): int
     {
-        if ($key->hasState(self::STATE)) {
-            [$rw, $mode] = $key->getState(self::STATE);
-            if ($mode !== null) {
-                try {
-                    return self::part($rw, $mode)->getFencingToken();
-                } catch (\DistributedLockException $e) {
-                    throw new LockConflictedException(sprintf('The "%s" lock is not held: %s', $key, $e->getMessage()), 0, $e);
-                }
+        $held = [];
+        foreach ($key->hasState(self::STATE) ? $key->getState(self::STATE) : [] as $id => $state) {
+            if ($state[1] !== null && ($store === null || $id === $store->id)) {
+                $held[] = $state;
+            }
+        }
+        if (\count($held) > 1) {
+            throw new LockConflictedException(sprintf('The "%s" lock is held through several DlockStores: pass the store whose token is meant.', $key));
+        }
+        if ($held !== []) {
+            [$rw, $mode] = $held[0];
+            try {
+                return self::part($rw, $mode)->getFencingToken();
+            } catch (\DistributedLockException $e) {
+                throw new LockConflictedException(sprintf('The "%s" lock is not held: %s', $key, $e->getMessage()), 0, $e);
             }
         }
         throw new LockConflictedException(sprintf('The "%s" lock is not held.', $key));
@@ -187,11 +219,30 @@ class DlockStore implements BlockingStoreInterface, BlockingSharedLockStoreInter
         return $mode === 'write' ? $rw->writeLock() : $rw->readLock();
     }
 
+    /** This store's [\DistributedReadWriteLock, mode] for $key, or null. */
+    private function state(Key $key): ?array
+    {
+        return $key->hasState(self::STATE) ? ($key->getState(self::STATE)[$this->id] ?? null) : null;
+    }
+
+    /** Drops this store's entry from $key's state (other stores' entries stay). */
+    private function forget(Key $key): void
+    {
+        $all = $key->hasState(self::STATE) ? $key->getState(self::STATE) : [];
+        unset($all[$this->id]);
+        if ($all === []) {
+            $key->removeState(self::STATE);
+        } else {
+            $key->setState(self::STATE, $all);
+        }
+    }
+
     /** save/saveRead/waitAndSave/waitAndSaveRead: take $want ('read'|'write') for $key. */
     private function lock(Key $key, string $want, bool $blocking): void
     {
-        if ($key->hasState(self::STATE)) {
-            [$rw, $mode] = $key->getState(self::STATE);
+        $state = $this->state($key);
+        if ($state !== null) {
+            [$rw, $mode] = $state;
         } else {
             try {
                 $rw = new \DistributedReadWriteLock($this->pathOf((string) $key), $this->options);
@@ -199,7 +250,7 @@ class DlockStore implements BlockingStoreInterface, BlockingSharedLockStoreInter
                 throw new InvalidArgumentException(sprintf('DlockStore: cannot lock "%s": %s', $key, $e->getMessage()), 0, $e);
             }
             $mode = null;
-            self::setMode($key, $rw, null);
+            $this->setMode($key, $rw, null);
             $key->markUnserializable();
         }
 
@@ -211,26 +262,50 @@ class DlockStore implements BlockingStoreInterface, BlockingSharedLockStoreInter
                 // expected: release() of a lost lock throws and clears it
             }
             $mode = null;
-            self::setMode($key, $rw, null);
+            $this->setMode($key, $rw, null);
         }
 
         if ($mode === $want) {
             return; // saving again in the same mode
         }
-        if ($mode === 'read') {
-            $this->promote($key, $rw, $blocking);
-        } elseif ($mode === 'write') {
-            $this->demote($key, $rw, $blocking);
-        } else {
-            $this->take($key, self::part($rw, $want), $blocking);
+        try {
+            if ($mode === 'read') {
+                $this->promote($key, $rw, $blocking);
+            } elseif ($mode === 'write') {
+                $this->demote($key, $rw, $blocking);
+            } else {
+                $this->take($key, self::part($rw, $want), $blocking);
+            }
+            $this->setMode($key, $rw, $want);
+        } catch (\Throwable $e) {
+            $this->settle($key, $rw);
+            throw $e;
         }
-        self::setMode($key, $rw, $want);
     }
 
-    /** Records in $key which part it holds, and keeps $rw alive while it holds one. */
-    private static function setMode(Key $key, \DistributedReadWriteLock $rw, ?string $mode): void
+    /**
+     * After a save ended by an exception (ours, or a throwing pcntl signal
+     * handler run at any point after dlock took a part): releases every part
+     * of $rw that dlock holds but $key's state does not record, so nothing
+     * is held that exists() and delete() do not know of.
+     */
+    private function settle(Key $key, \DistributedReadWriteLock $rw): void
     {
-        $key->setState(self::STATE, [$rw, $mode]);
+        $state = $this->state($key);
+        $mode = $state !== null && $state[0] === $rw ? $state[1] : null;
+        foreach (['read', 'write'] as $part) {
+            if ($part !== $mode && self::part($rw, $part)->isAcquired()) {
+                self::releaseQuietly(self::part($rw, $part));
+            }
+        }
+    }
+
+    /** Records in $key which part this store holds, and keeps $rw alive while it holds one. */
+    private function setMode(Key $key, \DistributedReadWriteLock $rw, ?string $mode): void
+    {
+        $all = $key->hasState(self::STATE) ? $key->getState(self::STATE) : [];
+        $all[$this->id] = [$rw, $mode];
+        $key->setState(self::STATE, $all);
         if ($mode === null) {
             unset(self::$kept[spl_object_id($rw)]);
         } else {
@@ -278,12 +353,12 @@ class DlockStore implements BlockingStoreInterface, BlockingSharedLockStoreInter
             }
         }
         self::releaseQuietly($rw->readLock());
-        self::setMode($key, $rw, null);
+        $this->setMode($key, $rw, null);
         try {
             $this->take($key, $rw->writeLock(), $blocking);
         } catch (LockConflictedException | LockAcquiringException $e) {
             if (!$blocking && $this->retake($rw->readLock())) {
-                self::setMode($key, $rw, 'read');
+                $this->setMode($key, $rw, 'read');
             }
             throw $e;
         }
@@ -297,6 +372,18 @@ class DlockStore implements BlockingStoreInterface, BlockingSharedLockStoreInter
      */
     private function demote(Key $key, \DistributedReadWriteLock $rw, bool $blocking): void
     {
+        // refused up front on every backend: on PostgreSQL dlock grants a
+        // blocking read beside this session's write lock at once, queued
+        // writer or not
+        try {
+            $queued = array_filter(\DistributedReadWriteLock::participants($rw->getPath(), $this->options),
+                fn (array $p): bool => $p['type'] === 'write' && !$p['holder']);
+        } catch (\DistributedLockException $e) {
+            throw new LockAcquiringException(sprintf('Failed to demote the "%s" lock: %s', $key, $e->getMessage()), 0, $e);
+        }
+        if ($queued !== []) {
+            throw new LockConflictedException(sprintf('The "%s" lock cannot be demoted now: a writer is queued behind it.', $key));
+        }
         try {
             $ok = $blocking ? $rw->readLock()->acquire() : $rw->readLock()->tryAcquire();
         } catch (\DistributedLockConnectionException | \DistributedLockLostException $e) {
