@@ -60,6 +60,20 @@ function flog(string $file, array $r): void
     file_put_contents("$run/$file", json_encode($r) . "\n", FILE_APPEND);
 }
 
+/** Sends $sig to a contender only while PHP has not reaped it: once
+ * proc_get_status() has collected its exit, its pid may belong to another
+ * process (pid_max is 32768 here, and a run forks tens of thousands of
+ * processes), and a stray SIGUSR1, SIGSTOP or SIGKILL killed or stopped
+ * other contenders and the test servers themselves. A child that exits
+ * after the check stays a zombie until reaped, so its pid is still ours. */
+function signal_proc($proc, int $sig): bool
+{
+    if (!is_resource($proc) || !proc_get_status($proc)['running']) {
+        return false;
+    }
+    return proc_terminate($proc, $sig);
+}
+
 function say(string $s): void
 {
     global $start;
@@ -153,7 +167,7 @@ function watchdog(): void
             flog('violations.jsonl', ['what' => "contender $c[pid] made no progress for $hang s "
                 . "(a hang; backtrace in $run/hang-$c[pid].txt)"]);
             say("HANG: contender $c[pid]");
-            proc_terminate($c['proc'], 9);
+            signal_proc($c['proc'], 9);
             $slots[$slot]['killed'] = true;
         }
     }
@@ -675,12 +689,12 @@ function fault(): void
             }
             $c = $slots[$slot];
             $d = mt_rand(0, 3) ? mt_rand(2300, 4500) / 1000 : mt_rand(200, 1200) / 1000;
-            proc_terminate($c['proc'], SIGSTOP);
+            signal_proc($c['proc'], SIGSTOP);
             $slots[$slot]['stopped'] = true;
             say(sprintf('pause %d for %.1f s', $c['pid'], $d));
             after($d, function () use ($slot, $c, $t) {
                 global $slots;
-                proc_terminate($c['proc'], SIGCONT);
+                signal_proc($c['proc'], SIGCONT);
                 if (isset($slots[$slot]) && $slots[$slot]['pid'] === $c['pid']) {
                     $slots[$slot]['stopped'] = false;
                     $slots[$slot]['since'] = microtime(true);
@@ -693,7 +707,7 @@ function fault(): void
                 return;
             }
             say("kill -9 {$slots[$slot]['pid']}");
-            proc_terminate($slots[$slot]['proc'], SIGKILL);
+            signal_proc($slots[$slot]['proc'], SIGKILL);
             $slots[$slot]['killed'] = true;
             flog('faults.jsonl', ['f' => 'kill', 'pid' => $slots[$slot]['pid'], 's' => $t]);
             return;
@@ -705,7 +719,7 @@ function fault(): void
             $to = count($kinds) === 1 ? array_keys(array_filter($slots, 'signalable')) : [$slot];
             foreach ($to as $slot) {
                 for ($i = mt_rand(1, 3); $i > 0; $i--) {
-                    proc_terminate($slots[$slot]['proc'], SIGUSR1);
+                    signal_proc($slots[$slot]['proc'], SIGUSR1);
                 }
                 flog('faults.jsonl', ['f' => 'signal', 'pid' => $slots[$slot]['pid'], 's' => $t]);
             }
@@ -866,7 +880,7 @@ while ($server !== null) {
 }
 foreach ($slots as $slot => $c) {
     if ($c['stopped']) {
-        proc_terminate($c['proc'], SIGCONT);
+        signal_proc($c['proc'], SIGCONT);
     }
 }
 $until = microtime(true) + $hang;
@@ -882,7 +896,7 @@ foreach ($slots as $c) {
     file_put_contents("$run/hang-$c[pid].txt", $bt);
     flog('violations.jsonl', ['what' => "contender $c[pid] did not end after the deadline (backtrace in "
         . "$run/hang-$c[pid].txt)"]);
-    proc_terminate($c['proc'], SIGKILL);
+    signal_proc($c['proc'], SIGKILL);
 }
 
 /* no leftovers: each lock must be free within one session timeout (the nodes
