@@ -303,6 +303,17 @@ static int lock_look(dlock_lock *l, const dlock_acquire_opts *o, int64_t cdl,
 	for (i = 0; i < (size_t)kids.count; i++) {
 		if (dlock_rule_parse(l->kind, kids.data[i], &q[n])) {
 			n++;
+		} else if (dlock_rule_foreign(l->kind, kids.data[i])) {
+			/* another kind queues on this path: never both hold. Curator's
+			 * recipes ignore other markers, so the queues stay apart and the
+			 * contender that sees the other's node refuses (on every look,
+			 * a woken waiter's too); of two, whichever listed later saw the
+			 * other, so at most one proceeds */
+			rc = dlock_err_set(err, DLOCK_EDEADLK, 0,
+			                   "%.128s is used by another kind of lock (node %.128s is queued "
+			                   "there): kinds on one path exclude each other by refusing",
+			                   l->path, kids.data[i]);
+			goto done;
 		}
 	}
 	dlock_rule_sort(q, n);
