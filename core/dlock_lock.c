@@ -628,6 +628,12 @@ static int lock_acquire(dlock_lock *l, const dlock_acquire_opts *o, dlock_err *e
 		rc = dlock_err_set(err, DLOCK_ESESSION, ZSESSIONEXPIRED,
 		                   "lost the queued node of %.128s repeatedly", l->path);
 	}
+	if (rc == DLOCK_EFORKED) { /* a handler forked mid-wait: we are the child */
+		rc = dlock_err_set(err, DLOCK_EFORKED, 0,
+		                   "%.128s: forked during acquire(): the child holds nothing and leaves "
+		                   "its parent's session and node alone (acquire again in the child)",
+		                   l->path);
+	}
 	return rc;
 }
 
