@@ -231,7 +231,26 @@ static int lock_choose_watch(dlock_lock *l, const dlock_acquire_opts *o, const d
 {
 	size_t i;
 	int own_ahead = 0;
+	const dlock_lock *a;
 
+	/* a semaphore waiter learns of its turn from the waiter ahead (its touch
+	 * when granted): an acquire() this call interrupted cannot touch while
+	 * we wait, so waiting behind it, even with a timeout, waits for itself */
+	for (a = l->outer; a && l->kind == DLOCK_KIND_SEMAPHORE; a = a->outer) {
+		if (!a->node || !a->hosts || a->kind != l->kind || strcmp(a->path, l->path) != 0 ||
+		    strcmp(a->hosts, o->cfg->hosts) != 0) {
+			continue;
+		}
+		for (i = 0; i < me; i++) {
+			if (strcmp(strrchr(a->node, '/') + 1, q[i].name) == 0) {
+				return dlock_err_set(err, DLOCK_EDEADLK, 0,
+				                     "%.128s: an acquire() of this semaphore that this call "
+				                     "interrupted is queued ahead and cannot pass its turn on "
+				                     "while interrupted: this acquire would wait for itself",
+				                     l->path);
+			}
+		}
+	}
 	for (i = 0; i < me && !own_ahead; i++) {
 		own_ahead = registry_owns(l, o->cfg->hosts, q[i].name);
 	}
