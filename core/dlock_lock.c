@@ -60,7 +60,9 @@ static int registry_owns(const dlock_lock *l, const char *hosts, const char *nam
 	const dlock_lock *a;
 
 	for (a = l->outer; a; a = a->outer) {
-		if (a->node && a->hosts && strcmp(a->path, l->path) == 0 && strcmp(a->hosts, hosts) == 0 &&
+		/* a fork parent's interrupted acquire is another process's node */
+		if (a->node && a->hosts && a->sess && dlock_session_owned(a->sess) &&
+		    strcmp(a->path, l->path) == 0 && strcmp(a->hosts, hosts) == 0 &&
 		    strcmp(strrchr(a->node, '/') + 1, name) == 0) {
 			return 1;
 		}
@@ -237,7 +239,8 @@ static int lock_choose_watch(dlock_lock *l, const dlock_acquire_opts *o, const d
 	 * when granted): an acquire() this call interrupted cannot touch while
 	 * we wait, so waiting behind it, even with a timeout, waits for itself */
 	for (a = l->outer; a && l->kind == DLOCK_KIND_SEMAPHORE; a = a->outer) {
-		if (!a->node || !a->hosts || a->kind != l->kind || strcmp(a->path, l->path) != 0 ||
+		if (!a->node || !a->hosts || !a->sess || !dlock_session_owned(a->sess) ||
+		    a->kind != l->kind || strcmp(a->path, l->path) != 0 ||
 		    strcmp(a->hosts, o->cfg->hosts) != 0) {
 			continue;
 		}
