@@ -332,6 +332,11 @@ int dlock_call_failed(int rc, const char *what, const char *path, dlock_err *err
 		                     path);
 	case DLOCK_EINTR:
 		return dlock_err_set(err, rc, 0, "interrupted during %s %.128s", what, path);
+	case DLOCK_EFORKED:
+		return dlock_err_set(err, rc, 0,
+		                     "forked during acquire() (%s %.128s): the child holds nothing and "
+		                     "leaves its parent's session and node alone",
+		                     what, path);
 	default:
 		return dlock_err_set(err, DLOCK_ENOMEM, 0, "out of memory");
 	}

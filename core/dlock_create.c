@@ -67,6 +67,18 @@ static void parent_forget(int64_t sid, const char *path)
 	}
 }
 
+void dlock_create_forget_all(void)
+{
+	unsigned i;
+
+	for (i = 0; i < DLOCK_PARENTS_KNOWN; i++) {
+		free(parents_known[i].path);
+		parents_known[i].path = NULL;
+		parents_known[i].sid = 0;
+	}
+	parents_next = 0;
+}
+
 /* Creates r->path as a container node (a persistent one on servers without
  * containers), and its missing ancestors: the deepest first, going up only
  * while the parent is missing, so a new lock under an existing parent costs

@@ -43,4 +43,8 @@ typedef struct dlock_created {
 int dlock_create_node(dlock_session *s, const dlock_create_req *r, dlock_created *out,
                       dlock_err *err);
 
+/* Frees the lock paths remembered as existing (module shutdown: the strings
+ * would leak otherwise). Afterwards every path is unknown again. */
+void dlock_create_forget_all(void);
+
 #endif

@@ -104,8 +104,16 @@ void dlock_lock_free(dlock_lock *l)
 	free(l);
 }
 
+/* A check that got no answer proves nothing either way: the hold is no longer
+ * taken as confirmed, so isAcquired() asks the server again (and says false
+ * while it does not answer) instead of trusting an older confirmation. */
+static void hold_unconfirm(dlock_lock *l)
+{
+	l->confirmed_at = INT64_MIN / 4;
+}
+
 /* Asks the server whether l's node exists and belongs to its session, giving
- * up at deadline. */
+ * up at deadline; without an answer the hold counts as unconfirmed. */
 int dlock_hold_check(dlock_lock *l, int64_t deadline, dlock_err *err)
 {
 	dlock_call *c;
@@ -131,6 +139,7 @@ int dlock_hold_check(dlock_lock *l, int64_t deadline, dlock_err *err)
 	owner = c ? c->stat.ephemeralOwner : 0;
 	dlock_call_release(c);
 	if (rc == DLOCK_ETIMEDOUT) {
+		hold_unconfirm(l);
 		return dlock_err_set(err, DLOCK_ECONNLOSS, ZOPERATIONTIMEOUT,
 		                     "lock %.128s is not certainly held: ZooKeeper did not answer in time",
 		                     l->path);
@@ -151,6 +160,7 @@ int dlock_hold_check(dlock_lock *l, int64_t deadline, dlock_err *err)
 		                     l->path);
 	}
 	if (dlock_call_unknown(zrc) || zrc == ZINVALIDSTATE || zrc == ZCLOSING) {
+		hold_unconfirm(l);
 		return dlock_err_set(
 		    err, dlock_session_health(l->sess) == DLOCK_HEALTH_DEAD ? DLOCK_ELOST : DLOCK_ECONNLOSS,
 		    zrc, "lock %.128s is not certainly held: %s", l->path, zerror(zrc));

@@ -60,7 +60,9 @@ static int registry_owns(const dlock_lock *l, const char *hosts, const char *nam
 	const dlock_lock *a;
 
 	for (a = l->outer; a; a = a->outer) {
-		if (a->node && a->hosts && strcmp(a->path, l->path) == 0 && strcmp(a->hosts, hosts) == 0 &&
+		/* a fork parent's interrupted acquire is another process's node */
+		if (a->node && a->hosts && a->sess && dlock_session_owned(a->sess) &&
+		    strcmp(a->path, l->path) == 0 && strcmp(a->hosts, hosts) == 0 &&
 		    strcmp(strrchr(a->node, '/') + 1, name) == 0) {
 			return 1;
 		}
@@ -231,7 +233,27 @@ static int lock_choose_watch(dlock_lock *l, const dlock_acquire_opts *o, const d
 {
 	size_t i;
 	int own_ahead = 0;
+	const dlock_lock *a;
 
+	/* a semaphore waiter learns of its turn from the waiter ahead (its touch
+	 * when granted): an acquire() this call interrupted cannot touch while
+	 * we wait, so waiting behind it, even with a timeout, waits for itself */
+	for (a = l->outer; a && l->kind == DLOCK_KIND_SEMAPHORE; a = a->outer) {
+		if (!a->node || !a->hosts || !a->sess || !dlock_session_owned(a->sess) ||
+		    a->kind != l->kind || strcmp(a->path, l->path) != 0 ||
+		    strcmp(a->hosts, o->cfg->hosts) != 0) {
+			continue;
+		}
+		for (i = 0; i < me; i++) {
+			if (strcmp(strrchr(a->node, '/') + 1, q[i].name) == 0) {
+				return dlock_err_set(err, DLOCK_EDEADLK, 0,
+				                     "%.128s: an acquire() of this semaphore that this call "
+				                     "interrupted is queued ahead and cannot pass its turn on "
+				                     "while interrupted: this acquire would wait for itself",
+				                     l->path);
+			}
+		}
+	}
 	for (i = 0; i < me && !own_ahead; i++) {
 		own_ahead = registry_owns(l, o->cfg->hosts, q[i].name);
 	}
@@ -303,6 +325,17 @@ static int lock_look(dlock_lock *l, const dlock_acquire_opts *o, int64_t cdl,
 	for (i = 0; i < (size_t)kids.count; i++) {
 		if (dlock_rule_parse(l->kind, kids.data[i], &q[n])) {
 			n++;
+		} else if (dlock_rule_foreign(l->kind, kids.data[i])) {
+			/* another kind queues on this path: never both hold. Curator's
+			 * recipes ignore other markers, so the queues stay apart and the
+			 * contender that sees the other's node refuses (on every look,
+			 * a woken waiter's too); of two, whichever listed later saw the
+			 * other, so at most one proceeds */
+			rc = dlock_err_set(err, DLOCK_EDEADLK, 0,
+			                   "%.128s is used by another kind of lock (node %.128s is queued "
+			                   "there): kinds on one path exclude each other by refusing",
+			                   l->path, kids.data[i]);
+			goto done;
 		}
 	}
 	dlock_rule_sort(q, n);
@@ -616,6 +649,12 @@ static int lock_acquire(dlock_lock *l, const dlock_acquire_opts *o, dlock_err *e
 	if (rc == DLOCK_ELOST && !o->grant_node) {
 		rc = dlock_err_set(err, DLOCK_ESESSION, ZSESSIONEXPIRED,
 		                   "lost the queued node of %.128s repeatedly", l->path);
+	}
+	if (rc == DLOCK_EFORKED) { /* a handler forked mid-wait: we are the child */
+		rc = dlock_err_set(err, DLOCK_EFORKED, 0,
+		                   "%.128s: forked during acquire(): the child holds nothing and leaves "
+		                   "its parent's session and node alone (acquire again in the child)",
+		                   l->path);
 	}
 	return rc;
 }

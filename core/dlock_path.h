@@ -27,9 +27,11 @@ int dlock_hosts_validate(const char *hosts, size_t len, dlock_err *err);
  * Returns DLOCK_OK or DLOCK_ENOMEM when no randomness is available. */
 int dlock_guid(char out[DLOCK_GUID_LEN + 1], dlock_err *err);
 
-/* Parses the sequence number after the last `marker` in a child's name.
- * Returns 1 and stores it in *seq (and, when text is not NULL, where its text
- * starts in name), or 0 when name is not a lock node. */
+/* Parses a child's name as a queue node of `marker`: the whole name must be
+ * "_c_" <GUID> "-" <marker> <the server's %010d sequence>, the shape Curator's
+ * protected mode and dlock write; anything else (a nested lock's container
+ * such as "clock-0") is not a queue node. Returns 1 and stores the sequence
+ * in *seq (and, when text is not NULL, where its text starts in name), or 0. */
 int dlock_name_seq(const char *name, const char *marker, int32_t *seq, const char **text);
 
 /* Orders two sequence suffixes exactly as Apache Curator orders its queue:

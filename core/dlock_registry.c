@@ -79,7 +79,11 @@ int dlock_registry_conflict(const dlock_reg *self, dlock_kind kind, int max_leas
 
 	pthread_mutex_lock(&registry_mu);
 	for (o = registry_head; o && !conflict; o = o->next) {
-		if (o == self || !same_family(o->kind, kind) || !same_lock(o, path, hosts)) {
+		if (o == self || !same_lock(o, path, hosts)) {
+			continue;
+		}
+		if (!same_family(o->kind, kind)) {
+			conflict = 1; /* another kind on the path: this one would be refused */
 			continue;
 		}
 		if (kind == DLOCK_KIND_SEMAPHORE) {

@@ -29,7 +29,8 @@ int dlock_registry_owns(const dlock_reg *self, const char *path, const char *hos
                         const char *name);
 
 /* Non-zero when entries other than `self` hold `path` on `hosts` in a way that
- * excludes a `kind` contender: any hold for a mutex or write, a write for a
+ * excludes a `kind` contender: any hold of another kind on the path (kinds on
+ * one path exclude each other), any hold for a mutex or write, a write for a
  * read, max_leases leases for a semaphore. */
 int dlock_registry_conflict(const dlock_reg *self, dlock_kind kind, int max_leases,
                             const char *path, const char *hosts);

@@ -43,6 +43,26 @@ int dlock_rule_parse(dlock_kind kind, const char *name, dlock_entry *e)
 	}
 }
 
+int dlock_rule_foreign(dlock_kind kind, const char *name)
+{
+	static const dlock_kind families[] = {DLOCK_KIND_MUTEX, DLOCK_KIND_READ, DLOCK_KIND_SEMAPHORE};
+	int rw = kind == DLOCK_KIND_READ || kind == DLOCK_KIND_WRITE;
+	dlock_entry e;
+	size_t i;
+
+	for (i = 0; i < sizeof(families) / sizeof(*families); i++) {
+		dlock_kind f = families[i];
+
+		if (f == kind || (rw && f == DLOCK_KIND_READ)) {
+			continue; /* its own family */
+		}
+		if (dlock_rule_parse(f, name, &e)) {
+			return 1;
+		}
+	}
+	return 0;
+}
+
 static int entry_cmp(const void *a, const void *b)
 {
 	const dlock_entry *x = a, *y = b;

@@ -30,6 +30,11 @@ const char *dlock_kind_marker(dlock_kind kind);
  * Returns 1 and fills *e, or 0 when the child is not one of the family. */
 int dlock_rule_parse(dlock_kind kind, const char *name, dlock_entry *e);
 
+/* Non-zero when `name` is a queue node of another family than kind's (a
+ * mutex's node under a semaphore's path, say). Kinds on one path exclude each
+ * other by refusing: a contender that sees such a node does not hold. */
+int dlock_rule_foreign(dlock_kind kind, const char *name);
+
 /* Sorts entries into queue order: Curator's order (see dlock_seq_cmp), ties
  * (only possible after the counter wrapped) by full name. */
 void dlock_rule_sort(dlock_entry *entries, size_t n);

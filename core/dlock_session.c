@@ -292,13 +292,18 @@ static void deadline_ts(struct timespec *ts, int64_t deadline_ms)
 }
 
 /* Waits for `done(s, arg)` under s->mu; the common loop of every wait.
- * Returns DLOCK_OK when done() held, else the reason it stopped. */
+ * Returns DLOCK_OK when done() held, else the reason it stopped
+ * (DLOCK_EFORKED at once in a child of the session's owner, e.g. one an
+ * interrupt handler forked mid-wait). */
 static int wait_until(dlock_session *s, int (*done)(dlock_session *, void *), void *arg,
                       int64_t deadline_ms, const dlock_interrupt *intr)
 {
 	struct timespec ts;
 	int rc;
 
+	if (s->owner != getpid()) {
+		return DLOCK_EFORKED; /* a fork parent's session: never waited on */
+	}
 	pthread_mutex_lock(&s->mu);
 	for (;;) {
 		if (done(s, arg)) {
@@ -320,6 +325,11 @@ static int wait_until(dlock_session *s, int (*done)(dlock_session *, void *), vo
 
 			pthread_mutex_unlock(&s->mu);
 			stop = intr->fn(intr->arg); /* always returns (see dlock_interrupt_fn) */
+			if (s->owner != getpid()) {
+				/* a handler forked: this child has none of the session's
+				 * threads, nothing it waits for can come */
+				return DLOCK_EFORKED;
+			}
 			pthread_mutex_lock(&s->mu);
 			if (stop) {
 				rc = DLOCK_EINTR;

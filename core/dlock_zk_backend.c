@@ -2,6 +2,7 @@
  * queue recipe (dlock_lock, dlock_pool, dlock_queue) to dlock_backend_ops. */
 #include "dlock_backend.h"
 
+#include "dlock_create.h"
 #include "dlock_lock.h"
 #include "dlock_path.h"
 #include "dlock_pool.h"
@@ -96,8 +97,11 @@ static int zkb_participants(const dlock_target *t, dlock_kind kind, int max_leas
 
 static void zkb_shutdown(int final)
 {
-	(void) final; /* sessions still referenced by a lock stay open until it is freed */
+	/* sessions still referenced by a lock stay open until it is freed */
 	dlock_pool_shutdown();
+	if (final) {
+		dlock_create_forget_all();
+	}
 }
 
 const dlock_backend_ops dlock_zk_backend = {

@@ -81,16 +81,26 @@ static void test_names(void)
 
 	const char *t = NULL;
 
-	CHECK(dlock_name_seq("_c_abc-lock-0000000042", "lock-", &s, &t) && s == 42 &&
+#define G "_c_01234567-89ab-4cde-8f01-23456789abcd-"
+	CHECK(dlock_name_seq(G "lock-0000000042", "lock-", &s, &t) && s == 42 &&
 	          strcmp(t, "0000000042") == 0,
 	      "seq parse");
-	CHECK(dlock_name_seq("_c_x-lock-y-lock-0000000007", "lock-", &s, NULL) && s == 7,
-	      "last marker");
-	CHECK(dlock_name_seq("_c_x-lock--2147483648", "lock-", &s, NULL) && s == INT32_MIN,
+	CHECK(dlock_name_seq(G "lock--2147483648", "lock-", &s, NULL) && s == INT32_MIN,
 	      "negative seq");
-	CHECK(!dlock_name_seq("_c_x-__READ__0000000001", "lock-", &s, NULL), "foreign node ignored");
-	CHECK(!dlock_name_seq("_c_x-lock-12a", "lock-", &s, NULL), "junk suffix ignored");
-	CHECK(!dlock_name_seq("_c_x-lock-", "lock-", &s, NULL), "empty suffix ignored");
+	CHECK(dlock_name_seq(G "lock--000000005", "lock-", &s, NULL) && s == -5, "negative seq");
+	CHECK(!dlock_name_seq(G "__READ__0000000001", "lock-", &s, NULL), "foreign node ignored");
+	CHECK(!dlock_name_seq(G "lock-12a", "lock-", &s, NULL), "junk suffix ignored");
+	CHECK(!dlock_name_seq(G "lock-", "lock-", &s, NULL), "empty suffix ignored");
+	/* only the whole shape counts: nested containers and short names do not */
+	CHECK(!dlock_name_seq("clock-0", "lock-", &s, NULL), "nested container ignored");
+	CHECK(!dlock_name_seq("deadlock-0000000001", "lock-", &s, NULL), "plain name ignored");
+	CHECK(!dlock_name_seq("x__WRIT__0", "__WRIT__", &s, NULL), "marker name ignored");
+	CHECK(!dlock_name_seq("_c_x-lock-0000000007", "lock-", &s, NULL), "short guid ignored");
+	CHECK(!dlock_name_seq(G "lock-000000007", "lock-", &s, NULL), "nine digits ignored");
+	CHECK(!dlock_name_seq(G "x-lock-0000000007", "lock-", &s, NULL), "text before marker");
+	CHECK(!dlock_name_seq("_c_01234567-89ab-4cde-8f01-23456789abcg-lock-0000000007", "lock-", &s,
+	                      NULL),
+	      "non-hex guid ignored");
 	CHECK(dlock_seq_cmp("0000000001", "0000000002") < 0 &&
 	          dlock_seq_cmp("0000000002", "0000000001") > 0 &&
 	          dlock_seq_cmp("0000000005", "0000000005") == 0,
@@ -108,9 +118,8 @@ static void test_names(void)
 static void test_rules(void)
 {
 	dlock_entry q[6];
-	const char *names[] = {"_c_a-__READ__0000000001", "_c_b-__WRIT__0000000002",
-	                       "_c_c-__READ__0000000003", "_c_d-__READ__0000000004",
-	                       "_c_e-__WRIT__0000000005", "_c_f-lock-0000000006"};
+	const char *names[] = {G "__READ__0000000001", G "__WRIT__0000000002", G "__READ__0000000003",
+	                       G "__READ__0000000004", G "__WRIT__0000000005", G "lock-0000000006"};
 	dlock_verdict v;
 	size_t n = 0, i;
 
@@ -379,7 +388,8 @@ static void test_downgrade_guard(void)
 	dlock_err e;
 
 	CHECK(dlock_lock_acquire(w, &o, &e) == DLOCK_OK, "writer");
-	snprintf(other, sizeof(other), "%s", raw_node(41, path, "_c_0-__WRIT__"));
+	snprintf(other, sizeof(other), "%s",
+	         raw_node(41, path, "_c_01234567-89ab-4cde-8f01-23456789abcd-__WRIT__"));
 	CHECK(other[0], "a writer queues behind");
 	o.grant_node = dlock_lock_node(w);
 	CHECK(dlock_lock_acquire(r, &o, &e) == DLOCK_EDEADLK, "downgrade refused: %s", e.msg);
@@ -418,7 +428,8 @@ static void test_semaphore_watch(void)
 	dlock_err e;
 
 	CHECK(dlock_lock_acquire(a, &o, &e) == DLOCK_OK, "own lease");
-	snprintf(semwatch_other, sizeof(semwatch_other), "%s", raw_node(43, path, "_c_0-lease-"));
+	snprintf(semwatch_other, sizeof(semwatch_other), "%s",
+	         raw_node(43, path, "_c_01234567-89ab-4cde-8f01-23456789abcd-lease-"));
 	CHECK(semwatch_other[0], "another process's lease");
 	/* queue: a (ours, holds), other (holds), b: the head, watching both */
 	o.timeout_ms = 8000;
