@@ -391,16 +391,24 @@ final class SymfonyStoreTest extends DlockTestCase
         $store->delete($key);
     }
 
-    public function testTheStoreLockIsNotTheDistributedLockOnThePath(): void
+    public function testTheStoreLockExcludesADistributedLockOnThePath(): void
     {
-        // documented: a DlockStore lock is the write part of a read-write lock
+        // documented: a DlockStore lock is the write part of a read-write
+        // lock; on ZooKeeper another kind on the same path is refused while
+        // it holds (kinds on one path never hold at once), and gets it after
         $store = $this->store();
         $key = new Key('mutex');
         $store->save($key);
         $mutex = new \DistributedLock($store->pathOf('mutex'), ['hosts' => self::hosts()]);
+        try {
+            $this->assertFalse($mutex->tryAcquire(), 'a mutex held beside the store\'s write lock');
+        } catch (\DistributedLockException $e) {
+            $this->assertStringContainsString('another kind', $e->getMessage());
+        }
+        $this->assertFalse($mutex->isAcquired());
+        $store->delete($key);
         $this->assertTrue($mutex->tryAcquire());
         $mutex->release();
-        $store->delete($key);
     }
 
     public function testBadInput(): void
