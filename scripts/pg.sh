@@ -159,15 +159,22 @@ stop_port() {
 	return 0
 }
 
-start_server() { # port synchronous_commit
-	local port=$1 sync=$2 dir
-	dir=$(state_dir "$port")
+# fresh_dir port dir: stops what this script runs on port, and makes dir
+# anew, owned by the postgres user
+fresh_dir() {
+	local port=$1 dir=$2
 	stop_port "$port" INT >/dev/null 2>&1
 	port_open "$port" && die "port $port is already in use by something else"
 	rm -rf "$dir"
 	mkdir -p "$dir" || die "cannot create $dir"
 	chown postgres: "$dir" 2>/dev/null
 	chmod 700 "$dir"
+}
+
+start_server() { # port synchronous_commit
+	local port=$1 sync=$2 dir
+	dir=$(state_dir "$port")
+	fresh_dir "$port" "$dir"
 	as_postgres test -w "$dir" || die "$dir is not writable by the postgres user (is ${TMPDIR:-/tmp} reachable for it?)"
 	if ! as_postgres "$BIN/initdb" -D "$dir/data" -U postgres --auth-local=trust \
 		--auth-host=scram-sha-256 -N --no-instructions >"$dir/initdb.log" 2>&1; then
@@ -196,12 +203,7 @@ start_standby() {
 	dir=$(state_dir "$port")
 	pdir=$(state_dir "$pport")
 	[[ -f "$pdir/args" ]] || die "no server of this script on port $pport"
-	stop_port "$port" INT >/dev/null 2>&1
-	port_open "$port" && die "port $port is already in use by something else"
-	rm -rf "$dir"
-	mkdir -p "$dir" || die "cannot create $dir"
-	chown postgres: "$dir" 2>/dev/null
-	chmod 700 "$dir"
+	fresh_dir "$port" "$dir"
 	# the primary's initdb lets postgres in over its socket, replication too
 	if ! as_postgres timeout 60 "$BIN/pg_basebackup" -h "$pdir" -p "$pport" -U postgres \
 		-D "$dir/data" -R -X stream --checkpoint=fast >"$dir/basebackup.log" 2>&1; then

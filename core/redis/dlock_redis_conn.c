@@ -180,11 +180,10 @@ static struct timeval dlock_redis_tv(int64_t limit)
 	return tv;
 }
 
-/* Asks the sentinels, in order, where the master is now. */
-static int dlock_redis_conn_resolve(dlock_redis_conn *c, int64_t limit, char *host, size_t size,
-                                    int *port, dlock_err *err)
+int dlock_redis_sentinel_master(const dlock_target *t, int64_t limit, char *host, size_t size,
+                                int *port, dlock_err *err)
 {
-	const char *p = c->cfg.sentinels;
+	const char *p = t->sentinels;
 
 	while (p && *p) {
 		const char *comma = strchr(p, ','), *colon;
@@ -207,7 +206,7 @@ static int dlock_redis_conn_resolve(dlock_redis_conn *c, int64_t limit, char *ho
 			continue;
 		}
 		redisSetTimeout(sc, dlock_redis_tv(limit));
-		r = redisCommand(sc, "SENTINEL get-master-addr-by-name %s", c->cfg.master_name);
+		r = redisCommand(sc, "SENTINEL get-master-addr-by-name %s", t->master_name);
 		if (r && r->type == REDIS_REPLY_ARRAY && r->elements == 2 &&
 		    r->element[0]->type == REDIS_REPLY_STRING &&
 		    r->element[1]->type == REDIS_REPLY_STRING) {
@@ -222,7 +221,8 @@ static int dlock_redis_conn_resolve(dlock_redis_conn *c, int64_t limit, char *ho
 		}
 		redisFree(sc);
 	}
-	return dlock_err_set(err, DLOCK_ECONNECT, 0, "%s: no sentinel named the master", c->where);
+	return dlock_err_set(err, DLOCK_ECONNECT, 0, "no sentinel of %s named its master",
+	                     t->master_name ? t->master_name : "?");
 }
 
 static int dlock_redis_conn_open(dlock_redis_conn *c, int64_t deadline, dlock_err *err)
@@ -246,8 +246,8 @@ static int dlock_redis_conn_open(dlock_redis_conn *c, int64_t deadline, dlock_er
 		limit = now + 1;
 	}
 	if (c->cfg.sentinels) {
-		if ((rc = dlock_redis_conn_resolve(c, limit, master, sizeof(master), &port, err)) !=
-		    DLOCK_OK) {
+		if ((rc = dlock_redis_sentinel_master(&c->cfg, limit, master, sizeof(master), &port,
+		                                      err)) != DLOCK_OK) {
 			return rc;
 		}
 		host = master;

@@ -52,4 +52,11 @@ int dlock_redis_conn_call(dlock_redis_conn *c, int argc, const char **argv, cons
                           int64_t deadline, const dlock_interrupt *intr, redisReply **reply,
                           dlock_err *err);
 
+/* Asks t's sentinels, in order, which master they name now (t must have
+ * sentinels): the first answer is copied to host (size bytes) and *port.
+ * Each sentinel is given what is left until limit (ms on dlock_now_ms's
+ * clock). Returns DLOCK_OK or DLOCK_ECONNECT (no sentinel answered). */
+int dlock_redis_sentinel_master(const dlock_target *t, int64_t limit, char *host, size_t size,
+                                int *port, dlock_err *err);
+
 #endif

@@ -116,60 +116,6 @@ void dlock_redis_pool_shutdown(void)
 	}
 }
 
-/* The master t's sentinels name now: each sentinel in turn, until one
- * answers, each within what is left until limit (ms). */
-int dlock_redis_sentinel_master(const dlock_target *t, int64_t limit, char *host, size_t size,
-                                int *port, dlock_err *err)
-{
-	const char *p = t->sentinels;
-
-	while (p && *p) {
-		const char *comma = strchr(p, ','), *colon;
-		size_t n = comma ? (size_t)(comma - p) : strlen(p);
-		int64_t left = limit - dlock_now_ms();
-		struct timeval tv;
-		char addr[300];
-		redisContext *sc;
-		redisReply *r;
-
-		snprintf(addr, sizeof(addr), "%.*s", (int)n, p);
-		p = comma ? comma + 1 : NULL;
-		if (!(colon = strrchr(addr, ':'))) {
-			continue;
-		}
-		addr[colon - addr] = '\0';
-		if (left < 1) {
-			left = 1;
-		}
-		tv.tv_sec = left / 1000;
-		tv.tv_usec = (suseconds_t)(left % 1000) * 1000;
-		sc = redisConnectWithTimeout(addr, atoi(colon + 1), tv);
-		if (!sc || sc->err) {
-			if (sc) {
-				redisFree(sc);
-			}
-			continue;
-		}
-		redisSetTimeout(sc, tv);
-		r = redisCommand(sc, "SENTINEL get-master-addr-by-name %s", t->master_name);
-		if (r && r->type == REDIS_REPLY_ARRAY && r->elements == 2 &&
-		    r->element[0]->type == REDIS_REPLY_STRING &&
-		    r->element[1]->type == REDIS_REPLY_STRING) {
-			snprintf(host, size, "%s", r->element[0]->str);
-			*port = atoi(r->element[1]->str);
-			freeReplyObject(r);
-			redisFree(sc);
-			return DLOCK_OK;
-		}
-		if (r) {
-			freeReplyObject(r);
-		}
-		redisFree(sc);
-	}
-	return dlock_err_set(err, DLOCK_ECONNECT, 0, "no sentinel of %s named its master",
-	                     t->master_name ? t->master_name : "?");
-}
-
 int dlock_redis_sentinel_follow(dlock_redis_conn *c, int64_t limit, char *host, size_t size,
                                 int *port, dlock_err *err)
 {

@@ -19,13 +19,6 @@ int dlock_redis_pool_get(const dlock_target *t, dlock_redis_conn **out, dlock_er
  * is closed. */
 void dlock_redis_pool_put(dlock_redis_conn *c);
 
-/* Asks t's sentinels, in order, which master they name now (t must have
- * sentinels): the first answer is copied to host (size bytes) and *port.
- * Each sentinel is given what is left until limit (ms on dlock_now_ms's
- * clock). Returns DLOCK_OK or DLOCK_ECONNECT (no sentinel answered). */
-int dlock_redis_sentinel_master(const dlock_target *t, int64_t limit, char *host, size_t size,
-                                int *port, dlock_err *err);
-
 /* For a connection to a Sentinel target (any other: DLOCK_OK at once): asks
  * the sentinels for the master (as dlock_redis_sentinel_master, answer in
  * host and *port) and closes c's socket when it is not to that master or no
