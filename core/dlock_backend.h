@@ -66,6 +66,14 @@ int dlock_target_same_server(const dlock_target *a, const dlock_target *b);
  * database a name is one lock whoever asks. Truncated to size with a NUL. */
 void dlock_target_lock_space(const dlock_target *t, char *buf, size_t size);
 
+/* Writes a ZooKeeper connect string's lock space: "zookeeper://" and its
+ * servers, each host spelled as in dlock_target_lock_space() with its port,
+ * sorted and without repeats, then the chroot without a trailing "/"; so
+ * "localhost:2181,h:2181/app/" and "h:2181,127.0.0.1:2181/app" are one
+ * ensemble. Another subset of the same ensemble stays another spelling.
+ * Truncated to size with a NUL. */
+void dlock_zk_hosts_space(const char *hosts, char *buf, size_t size);
+
 /* Non-zero when a and b have the same lock space (above). */
 int dlock_target_same_locks(const dlock_target *a, const dlock_target *b);
 

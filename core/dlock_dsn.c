@@ -128,12 +128,66 @@ static void dlock_dsn_host_space(const char *host, char *buf, size_t size)
 	}
 }
 
+static int dlock_dsn_cmp(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+void dlock_zk_hosts_space(const char *hosts, char *buf, size_t size)
+{
+	char list[1024], *items[64], canon[64][300], host[256];
+	const char *chroot = strchr(hosts, '/');
+	size_t len = chroot ? (size_t)(chroot - hosts) : strlen(hosts), n = 0, i, off;
+	char *tok, *save = NULL;
+
+	if (len >= sizeof(list)) {
+		snprintf(buf, size, "zookeeper://%s", hosts);
+		return;
+	}
+	memcpy(list, hosts, len);
+	list[len] = '\0';
+	for (tok = strtok_r(list, ",", &save); tok && n < 64; tok = strtok_r(NULL, ",", &save)) {
+		char *colon = strrchr(tok, ':');
+		size_t hl = colon ? (size_t)(colon - tok) : strlen(tok);
+
+		if (hl > 1 && tok[0] == '[' && tok[hl - 1] == ']') {
+			tok++;
+			hl -= 2;
+		}
+		snprintf(host, sizeof(host), "%.*s", (int)hl, tok);
+		dlock_dsn_host_space(host, canon[n], sizeof(canon[n]));
+		off = strlen(canon[n]);
+		snprintf(canon[n] + off, sizeof(canon[n]) - off, ":%s", colon ? colon + 1 : "");
+		items[n] = canon[n];
+		n++;
+	}
+	qsort(items, n, sizeof(items[0]), dlock_dsn_cmp);
+	off = (size_t)snprintf(buf, size, "zookeeper://");
+	for (i = 0; i < n && off < size; i++) {
+		if (i > 0 && strcmp(items[i], items[i - 1]) == 0) {
+			continue; /* one server named twice is one server */
+		}
+		off += (size_t)snprintf(buf + off, size - off, "%s%s", off > 12 ? "," : "", items[i]);
+	}
+	if (chroot && off < size) {
+		size_t cl = strlen(chroot);
+
+		while (cl > 1 && chroot[cl - 1] == '/') {
+			cl--;
+		}
+		snprintf(buf + off, size - off, "%.*s", (int)cl, chroot);
+	}
+}
+
 void dlock_target_lock_space(const dlock_target *t, char *buf, size_t size)
 {
 	char host[256];
 
-	if (t->backend == DLOCK_BACKEND_ZOOKEEPER ||
-	    (t->backend == DLOCK_BACKEND_REDIS && t->sentinels)) {
+	if (t->backend == DLOCK_BACKEND_ZOOKEEPER) {
+		dlock_zk_hosts_space(t->hosts ? t->hosts : "", buf, size);
+		return;
+	}
+	if (t->backend == DLOCK_BACKEND_REDIS && t->sentinels) {
 		dlock_target_where(t, buf, size);
 		return;
 	}

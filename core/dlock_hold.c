@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dlock_backend.h"
 #include "dlock_call.h"
 #include "dlock_fault.h"
 #include "dlock_lock_int.h"
@@ -314,5 +315,8 @@ const char *dlock_lock_node(const dlock_lock *l)
 
 int dlock_lock_self_conflict(const dlock_lock *l, const char *hosts)
 {
-	return dlock_registry_conflict(&l->reg, l->kind, l->max_leases, l->path, hosts);
+	char space[1100];
+
+	dlock_zk_hosts_space(hosts, space, sizeof(space));
+	return dlock_registry_conflict(&l->reg, l->kind, l->max_leases, l->path, space);
 }

@@ -29,6 +29,7 @@
 #include <string.h>
 #include <sys/random.h>
 
+#include "dlock_backend.h"
 #include "dlock_call.h"
 #include "dlock_create.h"
 #include "dlock_fault.h"
@@ -178,7 +179,10 @@ static int lock_enqueue(dlock_lock *l, dlock_session *s, const dlock_acquire_opt
 		l->token = got.czxid;
 		l->sess = s;
 		dlock_session_ref(s);
-		l->hosts = strdup(o->cfg->hosts);
+		char space[1100];
+
+		dlock_zk_hosts_space(o->cfg->hosts, space, sizeof(space));
+		l->hosts = strdup(space); /* the ensemble as the guard and the registry compare it */
 		l->confirmed_at = sent;
 		*first = got.kids;
 		if (!l->hosts) {
@@ -234,14 +238,16 @@ static int lock_choose_watch(dlock_lock *l, const dlock_acquire_opts *o, const d
 	size_t i;
 	int own_ahead = 0;
 	const dlock_lock *a;
+	char hosts[1100];
+
+	dlock_zk_hosts_space(o->cfg->hosts, hosts, sizeof(hosts));
 
 	/* a semaphore waiter learns of its turn from the waiter ahead (its touch
 	 * when granted): an acquire() this call interrupted cannot touch while
 	 * we wait, so waiting behind it, even with a timeout, waits for itself */
 	for (a = l->outer; a && l->kind == DLOCK_KIND_SEMAPHORE; a = a->outer) {
 		if (!a->node || !a->hosts || !a->sess || !dlock_session_owned(a->sess) ||
-		    a->kind != l->kind || strcmp(a->path, l->path) != 0 ||
-		    strcmp(a->hosts, o->cfg->hosts) != 0) {
+		    a->kind != l->kind || strcmp(a->path, l->path) != 0 || strcmp(a->hosts, hosts) != 0) {
 			continue;
 		}
 		for (i = 0; i < me; i++) {
@@ -255,14 +261,14 @@ static int lock_choose_watch(dlock_lock *l, const dlock_acquire_opts *o, const d
 		}
 	}
 	for (i = 0; i < me && !own_ahead; i++) {
-		own_ahead = registry_owns(l, o->cfg->hosts, q[i].name);
+		own_ahead = registry_owns(l, hosts, q[i].name);
 	}
 	if (!own_ahead) {
 		return DLOCK_OK;
 	}
 	if (l->kind == DLOCK_KIND_SEMAPHORE) {
 		for (i = 0; i < me; i++) {
-			if (!registry_owns(l, o->cfg->hosts, q[i].name)) {
+			if (!registry_owns(l, hosts, q[i].name)) {
 				return DLOCK_OK;
 			}
 		}

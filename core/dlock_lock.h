@@ -94,8 +94,9 @@ int dlock_lock_max_leases(const dlock_lock *l);
 const char *dlock_lock_path(const dlock_lock *l);
 const char *dlock_lock_node(const dlock_lock *l);
 
-/* Non-zero when another lock of this process holds `path` on the same hosts in
- * a way that excludes `kind`: a blocking acquire would wait for itself. */
+/* Non-zero when another lock of this process holds l's path on the ensemble
+ * of connect string `hosts` (in any spelling dlock_zk_hosts_space() folds) in
+ * a way that excludes its kind: a blocking acquire would wait for itself. */
 int dlock_lock_self_conflict(const dlock_lock *l, const char *hosts);
 
 #endif

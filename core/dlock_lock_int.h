@@ -9,15 +9,15 @@
 #include "dlock_registry.h"
 
 struct dlock_lock {
-	dlock_kind kind;               /* what the node is (marker) and how it decides */
-	int max_leases;                /* semaphores: holders allowed at once */
-	char *path;                    /* the lock path (owned) */
-	char *node;                    /* our node's full path while queued or held (owned) */
-	char **watch;                  /* the nodes to watch while waiting (owned), nwatch of them */
-	size_t nwatch;                 /* entries of watch */
-	int touch;                     /* a semaphore waiter may watch our node: touch it when
-	                                  granted (see dlock_lock.c) */
-	char *hosts;                   /* hosts of the session while it has a node (owned) */
+	dlock_kind kind; /* what the node is (marker) and how it decides */
+	int max_leases;  /* semaphores: holders allowed at once */
+	char *path;      /* the lock path (owned) */
+	char *node;      /* our node's full path while queued or held (owned) */
+	char **watch;    /* the nodes to watch while waiting (owned), nwatch of them */
+	size_t nwatch;   /* entries of watch */
+	int touch;       /* a semaphore waiter may watch our node: touch it when
+	                    granted (see dlock_lock.c) */
+	char *hosts;     /* the ensemble (dlock_zk_hosts_space()) while it has a node (owned) */
 	char guid[DLOCK_GUID_LEN + 1]; /* this attempt's GUID, in the node name */
 	dlock_session *sess;           /* reference while node != NULL */
 	int64_t token;                 /* czxid of node */

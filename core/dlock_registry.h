@@ -12,7 +12,7 @@ typedef struct dlock_reg {
 	dlock_kind kind;         /* the holder's kind */
 	const char *path;        /* lock path (borrowed) */
 	const char *node;        /* the held node's full path (borrowed) */
-	const char *hosts;       /* the session's hosts (borrowed) */
+	const char *hosts;       /* the ensemble, dlock_zk_hosts_space() (borrowed) */
 	long pid;                /* the process that linked it: a fork child holds nothing */
 	struct dlock_reg *next;  /* next entry */
 	struct dlock_reg **prev; /* where this entry is linked from; NULL while unlinked */

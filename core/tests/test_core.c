@@ -74,6 +74,29 @@ static void test_hosts(void)
 	}
 }
 
+/* One ensemble in its spellings is one lock space; another ensemble or chroot is not. */
+static void test_hosts_space(void)
+{
+	static const char *same[] = {"localhost:2181,zk2:2182/app", "ZK2.:2182,127.0.0.1:2181/app/",
+	                             "zk2:2182,127.1:2181,localhost:2181/app",
+	                             "[::1]:2181,zk2:2182/app"};
+	static const char *other[] = {"localhost:2181/app", "localhost:2181,zk2:2182",
+	                              "localhost:2182,zk2:2182/app", "localhost:2181,zk2:2182/app2"};
+	char a[300], b[300];
+	size_t i;
+
+	dlock_zk_hosts_space(same[0], a, sizeof(a));
+	CHECK(strcmp(a, "zookeeper://loopback:2181,zk2:2182/app") == 0, "space of %s: %s", same[0], a);
+	for (i = 1; i < sizeof(same) / sizeof(*same); i++) {
+		dlock_zk_hosts_space(same[i], b, sizeof(b));
+		CHECK(strcmp(a, b) == 0, "%s is %s, not %s", same[i], b, a);
+	}
+	for (i = 0; i < sizeof(other) / sizeof(*other); i++) {
+		dlock_zk_hosts_space(other[i], b, sizeof(b));
+		CHECK(strcmp(a, b) != 0, "%s taken for %s", other[i], same[0]);
+	}
+}
+
 static void test_names(void)
 {
 	int32_t s = 0;
@@ -635,6 +658,7 @@ int main(void)
 	dlock_zklog_configure(NULL, NULL);
 	test_paths();
 	test_hosts();
+	test_hosts_space();
 	test_names();
 	test_rules();
 	test_sha256();
