@@ -93,9 +93,10 @@ if test "$PHP_DLOCK" != "no"; then
 
   AC_DEFINE([HAVE_DLOCK], [1], [Whether dlock is enabled])
   PHP_NEW_EXTENSION([dlock],
-    [dlock.c dlock_shared.c dlock_lock_class.c dlock_rw_class.c dlock_multi_class.c core/dlock_err.c core/dlock_wait.c core/dlock_participant.c core/dlock_dsn.c core/dlock_handle.c core/dlock_zk_backend.c core/redis/dlock_redis_conn.c core/redis/dlock_redis_script.c core/redis/dlock_redis_pool.c core/redis/dlock_redis_watchdog.c core/redis/dlock_redis_lock.c core/redis/dlock_redis_backend.c core/sql/dlock_pg.c core/sql/dlock_pg_conn.c core/sql/dlock_sha256.c core/sql/dlock_my.c core/sql/dlock_my_conn.c core/sql/dlock_sql_pool.c core/sql/dlock_sql_lock.c core/sql/dlock_sql_sem.c core/sql/dlock_sql_backend.c core/dlock_path.c core/dlock_fault.c core/dlock_rule.c core/dlock_reaper.c core/dlock_session.c core/dlock_call.c core/dlock_create.c core/dlock_registry.c core/dlock_pool.c core/dlock_lock.c core/dlock_hold.c core/dlock_queue.c],
+    [dlock.c dlock_shared.c dlock_lock_class.c dlock_rw_class.c dlock_multi_class.c core/dlock_err.c core/dlock_wait.c core/dlock_participant.c core/dlock_dsn.c core/dlock_name.c core/dlock_handle.c core/dlock_fault.c core/redis/dlock_redis_conn.c core/redis/dlock_redis_script.c core/redis/dlock_redis_pool.c core/redis/dlock_redis_watchdog.c core/redis/dlock_redis_lock.c core/redis/dlock_redis_backend.c core/sql/dlock_pg.c core/sql/dlock_pg_conn.c core/sql/dlock_sha256.c core/sql/dlock_my.c core/sql/dlock_my_conn.c core/sql/dlock_sql_pool.c core/sql/dlock_sql_lock.c core/sql/dlock_sql_sem.c core/sql/dlock_sql_backend.c core/zk/dlock_zk_backend.c core/zk/dlock_zk_path.c core/zk/dlock_zk_rule.c core/zk/dlock_zk_reaper.c core/zk/dlock_zk_session.c core/zk/dlock_zk_call.c core/zk/dlock_zk_create.c core/zk/dlock_zk_registry.c core/zk/dlock_zk_pool.c core/zk/dlock_zk_lock.c core/zk/dlock_zk_hold.c core/zk/dlock_zk_queue.c],
     [$ext_shared], [], [-DTHREADED -DZEND_ENABLE_STATIC_TSRMLS_CACHE=1])
   PHP_ADD_BUILD_DIR([$ext_builddir/core])
   PHP_ADD_BUILD_DIR([$ext_builddir/core/redis])
   PHP_ADD_BUILD_DIR([$ext_builddir/core/sql])
+  PHP_ADD_BUILD_DIR([$ext_builddir/core/zk])
 fi

@@ -184,7 +184,7 @@ static PHP_MINIT_FUNCTION(dlock)
 	dlock_err err;
 
 	REGISTER_INI_ENTRIES();
-	if (dlock_zklog_configure(DLOCK_G(log_file), &err) != DLOCK_OK) {
+	if (dlock_backends_log_configure(DLOCK_G(log_file), &err) != DLOCK_OK) {
 		php_error_docref(NULL, E_WARNING, "dlock.log_file: %s", err.msg);
 	}
 	dlock_ce_interface = register_class_DistributedLockInterface();
@@ -205,7 +205,7 @@ static PHP_MINIT_FUNCTION(dlock)
 static PHP_MSHUTDOWN_FUNCTION(dlock)
 {
 	dlock_backends_shutdown(1); /* ends this process's sessions, connections and threads */
-	dlock_zklog_configure(NULL, NULL);
+	dlock_backends_log_configure(NULL, NULL);
 	UNREGISTER_INI_ENTRIES();
 	return SUCCESS;
 }
@@ -242,22 +242,32 @@ static PHP_RSHUTDOWN_FUNCTION(dlock)
 
 static PHP_MINFO_FUNCTION(dlock)
 {
-	char sessions[16], conns[16], pg[16], my[16];
+	char names[128] = "", row[128], count[16];
+	size_t i, off = 0;
 
-	snprintf(sessions, sizeof(sessions), "%u", dlock_zk_backend.connections());
-	snprintf(conns, sizeof(conns), "%u", dlock_redis_backend.connections());
-	snprintf(pg, sizeof(pg), "%u", dlock_pg_backend.connections());
-	snprintf(my, sizeof(my), "%u", dlock_my_backend.connections());
+	for (i = 0; i < DLOCK_BACKENDS; i++) {
+		if (dlock_backend_table[i]) {
+			off += (size_t)snprintf(names + off, sizeof(names) - off, "%s%s", off ? ", " : "",
+			                        dlock_backend_table[i]->name);
+		}
+	}
 	php_info_print_table_start();
 	php_info_print_table_header(2, "dlock support", "enabled");
 	php_info_print_table_row(2, "Extension version", PHP_DLOCK_VERSION);
-	php_info_print_table_row(2, "ZooKeeper C client version", ZOO_VERSION);
-	php_info_print_table_row(2, "Backends", "zookeeper, redis, postgres, mysql");
+	php_info_print_table_row(2, "Backends", names);
 	php_info_print_table_row(2, "Lock kinds", "mutex, read-write, semaphore, multi-lock");
-	php_info_print_table_row(2, "Sessions open in this process", sessions);
-	php_info_print_table_row(2, "Redis connections open in this process", conns);
-	php_info_print_table_row(2, "PostgreSQL connections open in this process", pg);
-	php_info_print_table_row(2, "MySQL connections open in this process", my);
+	for (i = 0; i < DLOCK_BACKENDS; i++) {
+		const dlock_backend_ops *b = dlock_backend_table[i];
+
+		if (!b) {
+			continue;
+		}
+		snprintf(row, sizeof(row), "%s client library", b->display);
+		php_info_print_table_row(2, row, b->library());
+		snprintf(row, sizeof(row), "%s connections open in this process", b->display);
+		snprintf(count, sizeof(count), "%u", b->connections());
+		php_info_print_table_row(2, row, count);
+	}
 	php_info_print_table_end();
 	DISPLAY_INI_ENTRIES();
 }

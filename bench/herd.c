@@ -13,6 +13,12 @@
 #include <unistd.h>
 
 #include "../core/dlock_core.h"
+#include "../core/zk/dlock_zk_lock.h"
+#include "../core/zk/dlock_zk_path.h"
+#include "../core/zk/dlock_zk_pool.h"
+#include "../core/zk/dlock_zk_queue.h"
+#include "../core/zk/dlock_zk_rule.h"
+#include "../core/zk/dlock_zk_session.h"
 
 typedef struct waiter {
 	int idx;               /* queue position (1-based) */

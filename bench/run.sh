@@ -18,7 +18,7 @@ cc="gcc -O2 -std=gnu11 -Wall"
 $cc -o bench/bin/floor bench/floor.c -lzookeeper_mt -lpthread
 $cc -o bench/bin/recipe bench/recipe.c -lzookeeper_mt -lpthread
 $cc -o bench/bin/limit bench/limit.c -lzookeeper_mt -lpthread
-$cc -o bench/bin/herd bench/herd.c core/dlock_*.c core/redis/*.c core/sql/*.c $(pkg-config --cflags --libs libpq libmariadb) -lzookeeper_mt -lhiredis -lpthread
+$cc -o bench/bin/herd bench/herd.c core/dlock_*.c core/zk/*.c core/redis/*.c core/sql/*.c $(pkg-config --cflags --libs libpq libmariadb) -lzookeeper_mt -lhiredis -lpthread
 jars="curator-client curator-framework curator-recipes zookeeper zookeeper-jute guava slf4j-api slf4j-nop
       netty-handler netty-common netty-transport netty-buffer netty-resolver netty-codec
       netty-transport-native-epoll netty-transport-native-unix-common"

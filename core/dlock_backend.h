@@ -11,7 +11,7 @@
 
 #include "dlock_err.h"
 #include "dlock_participant.h"
-#include "dlock_rule.h"
+#include "dlock_kind.h"
 #include "dlock_wait.h"
 
 typedef enum dlock_backend_id {
@@ -116,6 +116,11 @@ typedef struct dlock_backend_ops {
 	 * the acquire does not pay for) fetches the hold's token; NULL: token()
 	 * is known from the acquire */
 	int (*token_fetch)(dlock_handle *h, dlock_err *err);
+	const char *display;          /* "ZooKeeper", "Redis": for phpinfo() and messages */
+	const char *(*library)(void); /* the client library and its version, e.g. "hiredis 0.14.1" */
+	/* optional: sends the client library's own log to `path` (NULL: back to
+	 * its default); DLOCK_OK or an error with err->msg set. NULL: none */
+	int (*log_configure)(const char *path, dlock_err *err);
 } dlock_backend_ops;
 
 /* One lock object of the glue: the generic part every backend shares. */
@@ -133,5 +138,10 @@ extern const dlock_backend_ops dlock_zk_backend;
 extern const dlock_backend_ops dlock_redis_backend;
 extern const dlock_backend_ops dlock_pg_backend;
 extern const dlock_backend_ops dlock_my_backend;
+
+/* The backend table, indexed by dlock_backend_id: the one place that lists
+ * the backends (dlock_handle.c). */
+#define DLOCK_BACKENDS 4
+extern const dlock_backend_ops *const dlock_backend_table[DLOCK_BACKENDS];
 
 #endif

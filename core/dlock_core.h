@@ -1,6 +1,7 @@
-/* dlock_core.h: the public face of the lock core (plain C, no Zend types).
- * Layers, top to bottom: lock/queue -> rule, pool -> session -> reaper ->
- * the ZooKeeper C client; err, path and fault are leaves. */
+/* dlock_core.h: the public face of the lock core (plain C, no Zend types):
+ * the seam (dlock_handle.h, the backend table in dlock_backend.h), DSNs,
+ * names, kinds and errors. The backends live in their wings (core/zk,
+ * core/redis, core/sql) and are reached only through the seam. */
 #ifndef DLOCK_CORE_H
 #define DLOCK_CORE_H
 
@@ -8,12 +9,8 @@
 #include "dlock_dsn.h"
 #include "dlock_err.h"
 #include "dlock_handle.h"
-#include "dlock_lock.h"
-#include "dlock_path.h"
-#include "dlock_pool.h"
-#include "dlock_queue.h"
-#include "dlock_rule.h"
-#include "dlock_session.h"
+#include "dlock_kind.h"
+#include "dlock_name.h"
 
 #define DLOCK_CORE_VERSION "0.2.0"
 

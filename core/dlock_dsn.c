@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dlock_path.h"
+#include "dlock_name.h"
 
 char *dlock_strndup(const char *s, size_t len)
 {

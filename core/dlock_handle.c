@@ -5,18 +5,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+const dlock_backend_ops *const dlock_backend_table[DLOCK_BACKENDS] = {
+    [DLOCK_BACKEND_ZOOKEEPER] = &dlock_zk_backend,
+    [DLOCK_BACKEND_REDIS] = &dlock_redis_backend,
+    [DLOCK_BACKEND_POSTGRES] = &dlock_pg_backend,
+    [DLOCK_BACKEND_MYSQL] = &dlock_my_backend,
+};
+
 static const dlock_backend_ops *dlock_handle_ops(dlock_backend_id id)
 {
-	switch (id) {
-	case DLOCK_BACKEND_REDIS:
-		return &dlock_redis_backend;
-	case DLOCK_BACKEND_POSTGRES:
-		return &dlock_pg_backend;
-	case DLOCK_BACKEND_MYSQL:
-		return &dlock_my_backend;
-	default:
-		return &dlock_zk_backend;
-	}
+	return (unsigned)id < DLOCK_BACKENDS ? dlock_backend_table[id] : NULL;
 }
 
 int dlock_handle_new(const dlock_target *t, dlock_kind kind, int max_leases, const char *path,
@@ -35,7 +33,11 @@ int dlock_handle_new(const dlock_target *t, dlock_kind kind, int max_leases, con
 	h->path_len = len;
 	h->kind = kind;
 	h->max_leases = max_leases;
-	h->ops = dlock_handle_ops(t->backend);
+	if (!(h->ops = dlock_handle_ops(t->backend))) {
+		free(h->path);
+		free(h);
+		return dlock_err_set(err, DLOCK_EINVAL, 0, "no backend for this DSN in this build");
+	}
 	if ((rc = dlock_target_copy(&h->target, t, err)) != DLOCK_OK) {
 		free(h->path);
 		free(h);
@@ -191,8 +193,28 @@ int dlock_backend_participants(const dlock_target *t, dlock_kind kind, int max_l
 
 void dlock_backends_shutdown(int final)
 {
-	dlock_zk_backend.shutdown(final);
-	dlock_redis_backend.shutdown(final);
-	dlock_pg_backend.shutdown(final);
-	dlock_my_backend.shutdown(final);
+	size_t i;
+
+	for (i = 0; i < DLOCK_BACKENDS; i++) {
+		if (dlock_backend_table[i]) {
+			dlock_backend_table[i]->shutdown(final);
+		}
+	}
+}
+
+int dlock_backends_log_configure(const char *path, dlock_err *err)
+{
+	size_t i;
+	int rc = DLOCK_OK;
+
+	for (i = 0; i < DLOCK_BACKENDS; i++) {
+		const dlock_backend_ops *b = dlock_backend_table[i];
+
+		int r;
+
+		if (b && b->log_configure && (r = b->log_configure(path, err)) != DLOCK_OK) {
+			rc = r;
+		}
+	}
+	return rc;
 }

@@ -66,4 +66,9 @@ int dlock_backend_participants(const dlock_target *t, dlock_kind kind, int max_l
  * about to be unloaded. */
 void dlock_backends_shutdown(int final);
 
+/* Sends each backend's client library log that has one (ZooKeeper's) to
+ * `path`, or back to its default when path is NULL or empty. Returns DLOCK_OK,
+ * or the last failure with err->msg set (the others are still configured). */
+int dlock_backends_log_configure(const char *path, dlock_err *err);
+
 #endif

@@ -21,7 +21,7 @@ if ((${#missing[@]})); then
 	apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
-sources=(config.m4 dlock*.c php_dlock*.h dlock_arginfo.h core/*.c core/*.h core/redis/*.c core/redis/*.h core/sql/*.c core/sql/*.h)
+sources=(config.m4 dlock*.c php_dlock*.h dlock_arginfo.h core/*.c core/*.h core/redis/*.c core/redis/*.h core/sql/*.c core/sql/*.h core/zk/*.c core/zk/*.h)
 if [[ -f modules/dlock.so ]]; then
 	stale=0
 	for f in "${sources[@]}"; do [[ $f -nt modules/dlock.so ]] && stale=1; done

@@ -47,9 +47,9 @@ passed=0 failed=0
 echo "== core tests (C, no PHP)"
 # the SQL drivers' own tests (core/sql/tests, against DLOCK_TEST_PG and
 # DLOCK_TEST_MYSQL) run after the core's, when present
-core_src=(core/dlock_*.c core/redis/*.c core/sql/*.c)
+core_src=(core/dlock_*.c core/zk/*.c core/redis/*.c core/sql/*.c)
 read -r -a core_libs <<<"$(pkg-config --cflags --libs libpq libmariadb) -lzookeeper_mt -lhiredis -lpthread"
-for t in core/tests/test_core core/sql/tests/test_pg core/sql/tests/test_my; do
+for t in core/tests/test_core core/sql/tests/test_my; do
 	[[ -f $t.c ]] || continue
 	rm -f "$t"
 	gcc -std=gnu11 -DDLOCK_FAULT_INJECTION -Wall -Wextra -Werror -g -o "$t" "$t.c" "${core_src[@]}" "${core_libs[@]}"

@@ -118,6 +118,13 @@ static unsigned rb_connections(void)
 	return dlock_redis_pool_size() + dlock_redis_watchdog_connections();
 }
 
+static const char *rb_library(void)
+{
+#define RB_STR2(x) #x
+#define RB_STR(x)  RB_STR2(x)
+	return "hiredis " RB_STR(HIREDIS_MAJOR) "." RB_STR(HIREDIS_MINOR) "." RB_STR(HIREDIS_PATCH);
+}
+
 static void rb_shutdown(int final)
 {
 	dlock_redis_watchdog_stop(final);
@@ -139,4 +146,7 @@ const dlock_backend_ops dlock_redis_backend = {
     rb_connections,
     rb_shutdown,
     NULL, /* the token comes with the grant */
+    "Redis",
+    rb_library,
+    NULL,
 };

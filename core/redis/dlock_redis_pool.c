@@ -6,7 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../dlock_path.h"
+#include "../dlock_name.h"
 
 typedef struct pool_entry {
 	struct pool_entry *next;

@@ -728,6 +728,14 @@ static int64_t dlock_my_session_id(const dlock_sql_conn *c)
 
 /* Connector/C's one-time initialisation (dlock_my_library_init) allocates
  * memory that only mysql_library_end() frees. */
+static const char *dlock_my_library(void)
+{
+	static char buf[64];
+
+	snprintf(buf, sizeof(buf), "MariaDB Connector/C %s", mysql_get_client_info());
+	return buf;
+}
+
 static void dlock_my_library_end(void)
 {
 	mysql_library_end();
@@ -750,4 +758,5 @@ const dlock_sql_driver dlock_my_driver = {
     .session_id = dlock_my_session_id,
     .token = dlock_my_token,
     .library_end = dlock_my_library_end,
+    .library = dlock_my_library,
 };

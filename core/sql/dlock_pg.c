@@ -443,6 +443,15 @@ static int dlock_pg_notify(dlock_sql_conn *c, const char *chan, size_t len, int6
 	return rc;
 }
 
+static const char *dlock_pg_library(void)
+{
+	static char buf[48];
+	int v = PQlibVersion();
+
+	snprintf(buf, sizeof(buf), "libpq %d.%d", v / 10000, v % 10000);
+	return buf;
+}
+
 const dlock_sql_driver dlock_pg_driver = {
     .name = "postgres",
     .has_shared = 1,
@@ -462,4 +471,5 @@ const dlock_sql_driver dlock_pg_driver = {
     .listen = dlock_pg_listen,
     .notify = dlock_pg_notify,
     .wait_event = dlock_pg_wait_event,
+    .library = dlock_pg_library,
 };

@@ -125,15 +125,26 @@ static void dlock_my_shutdown(int final)
 }
 
 /* The two tables differ only in their name and their own connections. */
-#define DLOCK_SQL_OPS(label, connections, shutdown)                                                \
+#define DLOCK_SQL_OPS(label, connections, shutdown, display, library)                              \
 	{                                                                                              \
 		label, dlock_sql_lock_new, dlock_sql_lock_free, dlock_sql_lock_acquire,                    \
 		    dlock_sql_lock_release, dlock_sql_lock_held, dlock_sql_lock_verify,                    \
 		    dlock_sql_lock_holds, dlock_sql_lock_token, dlock_sql_lock_self_conflict,              \
-		    dlock_sql_participants, connections, shutdown, dlock_sql_lock_token_fetch,             \
+		    dlock_sql_participants, connections, shutdown, dlock_sql_lock_token_fetch, display,    \
+		    library, NULL,                                                                         \
 	}
 
-const dlock_backend_ops dlock_pg_backend =
-    DLOCK_SQL_OPS("postgres", dlock_pg_connections, dlock_pg_shutdown);
-const dlock_backend_ops dlock_my_backend =
-    DLOCK_SQL_OPS("mysql", dlock_my_connections, dlock_my_shutdown);
+static const char *dlock_pg_library(void)
+{
+	return dlock_pg_driver.library();
+}
+
+static const char *dlock_my_library(void)
+{
+	return dlock_my_driver.library();
+}
+
+const dlock_backend_ops dlock_pg_backend = DLOCK_SQL_OPS(
+    "postgres", dlock_pg_connections, dlock_pg_shutdown, "PostgreSQL", dlock_pg_library);
+const dlock_backend_ops dlock_my_backend = DLOCK_SQL_OPS(
+    "mysql", dlock_my_connections, dlock_my_shutdown, "MySQL/MariaDB", dlock_my_library);

@@ -131,6 +131,8 @@ typedef struct dlock_sql_driver {
 	 * one-time initialisation), once no connection of this driver is left;
 	 * called at module shutdown. NULL when there is nothing to free. */
 	void (*library_end)(void);
+	/* The client library and its version, e.g. "libpq 15.5" (a static buffer). */
+	const char *(*library)(void);
 
 	/* Notifications, for semaphores (NULL when the server has none: the
 	 * generic layer then does not offer semaphores). A channel is named by

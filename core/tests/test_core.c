@@ -8,6 +8,12 @@
 #include <unistd.h>
 
 #include "../dlock_core.h"
+#include "../zk/dlock_zk_lock.h"
+#include "../zk/dlock_zk_path.h"
+#include "../zk/dlock_zk_pool.h"
+#include "../zk/dlock_zk_queue.h"
+#include "../zk/dlock_zk_rule.h"
+#include "../zk/dlock_zk_session.h"
 #include "../dlock_dsn.h"
 #include "../dlock_fault.h"
 #include "../sql/dlock_sha256.h"

@@ -19,7 +19,7 @@ phpinfo(INFO_MODULES);
 $info = ob_get_clean();
 var_dump(str_contains($info, 'dlock support => enabled'));
 var_dump((bool) preg_match('/Extension version => \d+\.\d+\.\d+/', $info));
-var_dump((bool) preg_match('/ZooKeeper C client version => 3\.\d+\.\d+/', $info));
+var_dump((bool) preg_match('/ZooKeeper client library => ZooKeeper C client 3\.\d+\.\d+/', $info));
 ?>
 --EXPECTF--
 dlock.async_release | '1' | PHP_INI_ALL

@@ -1,8 +1,8 @@
-/* dlock_call.c: asynchronous ZooKeeper requests waited for with a deadline.
+/* dlock_zk_call.c: asynchronous ZooKeeper requests waited for with a deadline.
  * Completions run on the client's completion thread: they copy the result,
  * mark the call done and wake the session's waiters, or free a call its
  * caller has given up on. Nothing else happens on that thread. */
-#include "dlock_call.h"
+#include "dlock_zk_call.h"
 
 #include <stdlib.h>
 #include <string.h>

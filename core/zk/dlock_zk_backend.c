@@ -1,12 +1,12 @@
 /* dlock_zk_backend.c: the ZooKeeper backend's side of the seam: adapts the
  * queue recipe (dlock_lock, dlock_pool, dlock_queue) to dlock_backend_ops. */
-#include "dlock_backend.h"
+#include "../dlock_backend.h"
 
-#include "dlock_create.h"
-#include "dlock_lock.h"
-#include "dlock_path.h"
-#include "dlock_pool.h"
-#include "dlock_queue.h"
+#include "dlock_zk_create.h"
+#include "dlock_zk_lock.h"
+#include "dlock_zk_path.h"
+#include "dlock_zk_pool.h"
+#include "dlock_zk_queue.h"
 
 static void zkb_cfg(const dlock_target *t, dlock_session_cfg *cfg)
 {
@@ -95,6 +95,11 @@ static int zkb_participants(const dlock_target *t, dlock_kind kind, int max_leas
 	return rc;
 }
 
+static const char *zkb_library(void)
+{
+	return "ZooKeeper C client " ZOO_VERSION;
+}
+
 static void zkb_shutdown(int final)
 {
 	/* sessions still referenced by a lock stay open until it is freed */
@@ -105,8 +110,21 @@ static void zkb_shutdown(int final)
 }
 
 const dlock_backend_ops dlock_zk_backend = {
-    "zookeeper",      zkb_new,         zkb_free,     zkb_acquire, zkb_release,
-    zkb_held,         zkb_verify,      zkb_holds,    zkb_token,   zkb_self_conflict,
-    zkb_participants, dlock_pool_size, zkb_shutdown, NULL, /* the token is the node's zxid, known
-                                                              from the acquire */
+    "zookeeper",
+    zkb_new,
+    zkb_free,
+    zkb_acquire,
+    zkb_release,
+    zkb_held,
+    zkb_verify,
+    zkb_holds,
+    zkb_token,
+    zkb_self_conflict,
+    zkb_participants,
+    dlock_pool_size,
+    zkb_shutdown,
+    NULL, /* the token is the node's zxid, known from the acquire */
+    "ZooKeeper",
+    zkb_library,
+    dlock_zklog_configure,
 };

@@ -1,11 +1,11 @@
-/* dlock_registry.h: the locks this process holds, so an acquire can tell
+/* dlock_zk_registry.h: the locks this process holds, so an acquire can tell
  * when it would wait for a hold of its own (self-deadlock guard). Entries
  * borrow their strings from the lock that owns them. NTS only (one thread),
  * but guarded by a mutex all the same. */
-#ifndef DLOCK_REGISTRY_H
-#define DLOCK_REGISTRY_H
+#ifndef DLOCK_ZK_REGISTRY_H
+#define DLOCK_ZK_REGISTRY_H
 
-#include "dlock_rule.h"
+#include "dlock_zk_rule.h"
 
 /* One held lock; embedded in the lock, linked while it holds. */
 typedef struct dlock_reg {

@@ -1,4 +1,4 @@
-/* dlock_lock.c: getting a hold: the queue lock recipe over the session pool,
+/* dlock_zk_lock.c: getting a hold: the queue lock recipe over the session pool,
  * with reentrancy, downgrades and the self-wait guard. Every ZooKeeper request is sent from the
  * caller's thread and waited for with a deadline (dlock_call); waiting for a turn is on the
  * session's condition, signalled by the watched nodes (each waiter sees its own events, see
@@ -29,12 +29,12 @@
 #include <string.h>
 #include <sys/random.h>
 
-#include "dlock_backend.h"
-#include "dlock_call.h"
-#include "dlock_create.h"
-#include "dlock_fault.h"
-#include "dlock_lock_int.h"
-#include "dlock_pool.h"
+#include "../dlock_backend.h"
+#include "dlock_zk_call.h"
+#include "dlock_zk_create.h"
+#include "../dlock_fault.h"
+#include "dlock_zk_lock_int.h"
+#include "dlock_zk_pool.h"
 
 #define DLOCK_REQUEUE_TRIES 4 /* sessions that died under one acquire */
 

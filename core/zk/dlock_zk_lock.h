@@ -1,17 +1,17 @@
-/* dlock_lock.h: one contender of a queue lock (mutex, read, write or
+/* dlock_zk_lock.h: one contender of a queue lock (mutex, read, write or
  * semaphore lease), Curator-compatible: an EPHEMERAL_SEQUENTIAL node per
  * contender, the queue ordered by sequence, every waiter watching the nodes
  * chosen by dlock_rule (one, or every lease for a semaphore's first waiter),
  * blocking on its session's condition. */
-#ifndef DLOCK_LOCK_H
-#define DLOCK_LOCK_H
+#ifndef DLOCK_ZK_LOCK_H
+#define DLOCK_ZK_LOCK_H
 
 #include <stddef.h>
 #include <stdint.h>
 
-#include "dlock_err.h"
-#include "dlock_rule.h"
-#include "dlock_session.h"
+#include "../dlock_err.h"
+#include "dlock_zk_rule.h"
+#include "dlock_zk_session.h"
 
 typedef struct dlock_lock dlock_lock;
 

@@ -1,9 +1,9 @@
-/* dlock_reaper.h: guaranteed deletion of lock nodes whose delete could not
+/* dlock_zk_reaper.h: guaranteed deletion of lock nodes whose delete could not
  * reach the server (Curator's "guaranteed delete"). One thread per session
  * retries each delete after every reconnect, until it succeeds or the session
  * is gone, so an orphan node never blocks a queue while its session lives. */
-#ifndef DLOCK_REAPER_H
-#define DLOCK_REAPER_H
+#ifndef DLOCK_ZK_REAPER_H
+#define DLOCK_ZK_REAPER_H
 
 #include <stddef.h>
 

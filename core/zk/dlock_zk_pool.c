@@ -1,5 +1,5 @@
-/* dlock_pool.c: process-wide pool of shared sessions keyed by their settings. */
-#include "dlock_pool.h"
+/* dlock_zk_pool.c: process-wide pool of shared sessions keyed by their settings. */
+#include "dlock_zk_pool.h"
 
 #include <pthread.h>
 #include <stdlib.h>

@@ -1,10 +1,10 @@
-/* dlock_pool.h: the process-wide set of shared sessions, one per distinct
+/* dlock_zk_pool.h: the process-wide set of shared sessions, one per distinct
  * (hosts, session timeout, credentials), opened lazily, replaced when dead and
  * forgotten after fork(). */
-#ifndef DLOCK_POOL_H
-#define DLOCK_POOL_H
+#ifndef DLOCK_ZK_POOL_H
+#define DLOCK_ZK_POOL_H
 
-#include "dlock_session.h"
+#include "dlock_zk_session.h"
 
 /* Returns in *out a new reference to a session with cfg's settings, reusing
  * the pooled one unless it is dead or belongs to a fork parent, otherwise

@@ -1,5 +1,5 @@
-/* dlock_registry.c: the process's held locks, for the self-deadlock guard. */
-#include "dlock_registry.h"
+/* dlock_zk_registry.c: the process's held locks, for the self-deadlock guard. */
+#include "dlock_zk_registry.h"
 
 #include <pthread.h>
 #include <string.h>

@@ -1,4 +1,4 @@
-/* dlock_call.h: ZooKeeper requests with a deadline. Each request is sent
+/* dlock_zk_call.h: ZooKeeper requests with a deadline. Each request is sent
  * asynchronously on a session and waited for on the session's condition, so a
  * caller can give up at its deadline (a stalled server, a dead connection that
  * the client has not noticed yet) without ever blocking longer; a request given
@@ -6,13 +6,13 @@
  * loss, or the handle's close). Requests sent one after another on a session
  * are processed by the server in that order, so several may be in flight at
  * once (pipelined). */
-#ifndef DLOCK_CALL_H
-#define DLOCK_CALL_H
+#ifndef DLOCK_ZK_CALL_H
+#define DLOCK_ZK_CALL_H
 
 #include <stddef.h>
 #include <stdint.h>
 
-#include "dlock_session.h"
+#include "dlock_zk_session.h"
 
 /* One request in flight, or done. Fields are read by the caller only after
  * dlock_call_wait() returned DLOCK_OK. */

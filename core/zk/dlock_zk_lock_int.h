@@ -1,12 +1,12 @@
-/* dlock_lock_int.h: the contender's state, shared by the two halves of the
+/* dlock_zk_lock_int.h: the contender's state, shared by the two halves of the
  * lock: dlock_lock.c (getting a hold) and dlock_hold.c (having one: release,
  * checks, lifetime). Not part of the core's public face. */
-#ifndef DLOCK_LOCK_INT_H
-#define DLOCK_LOCK_INT_H
+#ifndef DLOCK_ZK_LOCK_INT_H
+#define DLOCK_ZK_LOCK_INT_H
 
-#include "dlock_lock.h"
-#include "dlock_path.h"
-#include "dlock_registry.h"
+#include "dlock_zk_lock.h"
+#include "dlock_zk_path.h"
+#include "dlock_zk_registry.h"
 
 struct dlock_lock {
 	dlock_kind kind; /* what the node is (marker) and how it decides */

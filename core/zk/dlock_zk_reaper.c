@@ -1,5 +1,5 @@
-/* dlock_reaper.c: the retry thread behind guaranteed deletes. */
-#include "dlock_reaper.h"
+/* dlock_zk_reaper.c: the retry thread behind guaranteed deletes. */
+#include "dlock_zk_reaper.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -9,7 +9,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "dlock_fault.h"
+#include "../dlock_fault.h"
 
 typedef struct reap_item {
 	char *path;             /* node to delete, or with guid: the parent to search (owned) */

@@ -1,15 +1,15 @@
-/* dlock_queue.h: read-only view of a lock's queue (who holds, who waits), for
+/* dlock_zk_queue.h: read-only view of a lock's queue (who holds, who waits), for
  * operators and tests. */
-#ifndef DLOCK_QUEUE_H
-#define DLOCK_QUEUE_H
+#ifndef DLOCK_ZK_QUEUE_H
+#define DLOCK_ZK_QUEUE_H
 
 #include <stddef.h>
 #include <stdint.h>
 
-#include "dlock_err.h"
-#include "dlock_participant.h"
-#include "dlock_rule.h"
-#include "dlock_session.h"
+#include "../dlock_err.h"
+#include "../dlock_participant.h"
+#include "dlock_zk_rule.h"
+#include "dlock_zk_session.h"
 
 /* Lists the nodes of kind's family under `path` in queue order (holders
  * marked by the kind's rule; max_leases for semaphores) into a new array *out of

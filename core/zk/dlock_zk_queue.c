@@ -1,16 +1,16 @@
-/* dlock_queue.c: lists a lock's contenders in queue order with their data.
+/* dlock_zk_queue.c: lists a lock's contenders in queue order with their data.
  * Every request is sent asynchronously and waited for with one deadline (the
  * caller's connect_timeout for the whole listing) and the caller's interrupt
  * hook, as the lock path does: a stalled server or a signal never holds the
  * caller longer. The reads of the nodes are pipelined (sent together). */
-#include "dlock_queue.h"
+#include "dlock_zk_queue.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "dlock_call.h"
-#include "dlock_path.h"
-#include "dlock_rule.h"
+#include "dlock_zk_call.h"
+#include "dlock_zk_path.h"
+#include "dlock_zk_rule.h"
 
 void dlock_queue_free(dlock_participant *p, size_t count)
 {

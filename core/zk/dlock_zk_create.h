@@ -1,15 +1,15 @@
-/* dlock_create.h: puts a contender's node into a lock's queue: one pipelined
+/* dlock_zk_create.h: puts a contender's node into a lock's queue: one pipelined
  * create + listing, missing parents created as containers, and the recovery
  * of a create whose reply was lost, which never leaves a second node of ours
  * behind (Curator's protected mode: the node name carries a GUID). */
-#ifndef DLOCK_CREATE_H
-#define DLOCK_CREATE_H
+#ifndef DLOCK_ZK_CREATE_H
+#define DLOCK_ZK_CREATE_H
 
 #include <stddef.h>
 #include <stdint.h>
 
-#include "dlock_err.h"
-#include "dlock_session.h"
+#include "../dlock_err.h"
+#include "dlock_zk_session.h"
 
 /* What to create. Strings are borrowed for the call. */
 typedef struct dlock_create_req {

@@ -1,19 +1,13 @@
-/* dlock_rule.h: the pure part of every queue recipe: which child nodes belong
+/* dlock_zk_rule.h: the pure part of every queue recipe: which child nodes belong
  * to a lock family, their queue order, and whether a contender holds or whom
  * it must watch. No I/O; unit-tested in core/tests. */
-#ifndef DLOCK_RULE_H
-#define DLOCK_RULE_H
+#ifndef DLOCK_ZK_RULE_H
+#define DLOCK_ZK_RULE_H
 
 #include <stddef.h>
 #include <stdint.h>
 
-/* Lock kinds; the node name of each is `_c_<guid>-<marker><seq>`, as Curator names them. */
-typedef enum dlock_kind {
-	DLOCK_KIND_MUTEX = 0, /* marker "lock-": exclusive (InterProcessMutex) */
-	DLOCK_KIND_READ,      /* marker "__READ__": shared (InterProcessReadWriteLock) */
-	DLOCK_KIND_WRITE,     /* marker "__WRIT__": exclusive among readers and writers */
-	DLOCK_KIND_SEMAPHORE  /* marker "lease-": at most max_leases holders */
-} dlock_kind;
+#include "../dlock_kind.h"
 
 /* A child node of the lock path, as seen in one listing. */
 typedef struct dlock_entry {

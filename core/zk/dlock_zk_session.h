@@ -1,9 +1,9 @@
-/* dlock_session.h: one ZooKeeper session: its handle, connection health
+/* dlock_zk_session.h: one ZooKeeper session: its handle, connection health
  * (alive, uncertain while disconnected, dead), credentials, owner pid, the
  * condition every blocked caller waits on, and asynchronous guaranteed
  * deletes. The completion thread only records events here and signals. */
-#ifndef DLOCK_SESSION_H
-#define DLOCK_SESSION_H
+#ifndef DLOCK_ZK_SESSION_H
+#define DLOCK_ZK_SESSION_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -14,8 +14,8 @@
 #endif
 #include <zookeeper/zookeeper.h>
 
-#include "dlock_err.h"
-#include "dlock_wait.h"
+#include "../dlock_err.h"
+#include "../dlock_wait.h"
 
 typedef struct dlock_session dlock_session;
 

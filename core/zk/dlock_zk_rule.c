@@ -1,10 +1,10 @@
-/* dlock_rule.c: queue membership, order and the hold/watch decision. */
-#include "dlock_rule.h"
+/* dlock_zk_rule.c: queue membership, order and the hold/watch decision. */
+#include "dlock_zk_rule.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "dlock_path.h"
+#include "dlock_zk_path.h"
 
 #define MARK_MUTEX "lock-"
 #define MARK_READ  "__READ__"

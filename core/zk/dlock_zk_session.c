@@ -1,7 +1,7 @@
-/* dlock_session.c: a ZooKeeper session, its health and the single condition
+/* dlock_zk_session.c: a ZooKeeper session, its health and the single condition
  * variable that blocked callers wait on. The client's completion thread runs
  * only the watchers and completions below, which record and signal. */
-#include "dlock_session.h"
+#include "dlock_zk_session.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -11,7 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "dlock_reaper.h"
+#include "dlock_zk_reaper.h"
 
 typedef enum sess_state {
 	SESS_CONNECTING = 0, /* not (yet, or no longer) connected; session may be alive */

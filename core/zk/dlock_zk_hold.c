@@ -1,12 +1,12 @@
-/* dlock_hold.c: having a hold: release (one hold or all), the checks behind
+/* dlock_zk_hold.c: having a hold: release (one hold or all), the checks behind
  * isAcquired() and checkHeld(), the contender's lifetime, and accessors. */
 #include <stdlib.h>
 #include <string.h>
 
-#include "dlock_backend.h"
-#include "dlock_call.h"
-#include "dlock_fault.h"
-#include "dlock_lock_int.h"
+#include "../dlock_backend.h"
+#include "dlock_zk_call.h"
+#include "../dlock_fault.h"
+#include "dlock_zk_lock_int.h"
 
 int dlock_lock_new(dlock_kind kind, int max_leases, const char *path, size_t len, dlock_lock **out,
                    dlock_err *err)

@@ -1,15 +1,15 @@
-/* dlock_create.c: a contender's node in a lock's queue. The create and the
+/* dlock_zk_create.c: a contender's node in a lock's queue. The create and the
  * children listing are sent together (one round trip: the server handles a
  * session's requests in order, so the listing includes the new node). Every
  * server call obeys the caller's deadline. */
-#include "dlock_create.h"
+#include "dlock_zk_create.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "dlock_call.h"
-#include "dlock_fault.h"
+#include "dlock_zk_call.h"
+#include "../dlock_fault.h"
 
 #define DLOCK_CREATE_TRIES  8   /* parent reaped between mkdir and create; lost replies */
 #define DLOCK_PARENTS_KNOWN 256 /* lock paths remembered as existing, per process */
