@@ -1,13 +1,8 @@
-/* dlock_err.c: formatting of error records and mapping of ZooKeeper codes. */
+/* dlock_err.c: formatting of error records and status names. */
 #include "dlock_err.h"
 
 #include <stdarg.h>
 #include <stdio.h>
-
-#ifndef THREADED
-#define THREADED
-#endif
-#include <zookeeper/zookeeper.h>
 
 void dlock_err_clear(dlock_err *err)
 {
@@ -28,32 +23,6 @@ int dlock_err_set(dlock_err *err, int status, int zrc, const char *fmt, ...)
 		va_end(ap);
 	}
 	return status;
-}
-
-int dlock_err_from_zk(int zrc)
-{
-	switch (zrc) {
-	case ZOK:
-		return DLOCK_OK;
-	case ZCONNECTIONLOSS:
-	case ZOPERATIONTIMEOUT:
-	case ZCLOSING:
-		return DLOCK_ECONNLOSS;
-	case ZSESSIONEXPIRED:
-	case ZINVALIDSTATE:
-	case ZSESSIONMOVED:
-		return DLOCK_ESESSION;
-	case ZNOAUTH:
-	case ZAUTHFAILED:
-	case ZINVALIDACL:
-		return DLOCK_EAUTH;
-	case ZBADARGUMENTS:
-		return DLOCK_EINVAL;
-	case ZSYSTEMERROR:
-		return DLOCK_ENOMEM;
-	default:
-		return DLOCK_EZK;
-	}
 }
 
 const char *dlock_status_name(int status)

@@ -39,9 +39,6 @@ void dlock_err_clear(dlock_err *err);
 int dlock_err_set(dlock_err *err, int status, int zrc, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 
-/* Maps a ZooKeeper return code to the closest dlock status. */
-int dlock_err_from_zk(int zrc);
-
 /* Static name of a status, e.g. "DLOCK_ECONNLOSS". */
 const char *dlock_status_name(int status);
 

@@ -10,6 +10,7 @@
 
 #include "dlock_zk_call.h"
 #include "../dlock_fault.h"
+#include "dlock_zk_err.h"
 
 #define DLOCK_CREATE_TRIES  8   /* parent reaped between mkdir and create; lost replies */
 #define DLOCK_PARENTS_KNOWN 256 /* lock paths remembered as existing, per process */
@@ -112,7 +113,7 @@ static int create_parents(dlock_session *s, const dlock_create_req *r, dlock_err
 		if (zrc == ZNONODE && end > 1 && memchr(r->path + 1, '/', end - 1) == NULL) {
 			/* a node right under the root has no parent to create: the root
 			 * is the connect string's chroot, and it does not exist */
-			rc = dlock_err_set(err, dlock_err_from_zk(zrc), zrc,
+			rc = dlock_err_set(err, dlock_zk_status(zrc), zrc,
 			                   "cannot create %.128s: the chroot \"%.128s\" of the connect string "
 			                   "does not exist on the server (create it first)",
 			                   buf, dlock_session_chroot(s) ? dlock_session_chroot(s) : "/");
@@ -125,7 +126,7 @@ static int create_parents(dlock_session *s, const dlock_create_req *r, dlock_err
 			continue;
 		}
 		if (zrc != ZOK && zrc != ZNODEEXISTS) {
-			rc = dlock_err_set(err, dlock_err_from_zk(zrc), zrc, "cannot create %.128s: %s", buf,
+			rc = dlock_err_set(err, dlock_zk_status(zrc), zrc, "cannot create %.128s: %s", buf,
 			                   zerror(zrc));
 			break;
 		}
@@ -182,7 +183,7 @@ static int create_find_own(dlock_session *s, const dlock_create_req *r, dlock_cr
 		return DLOCK_OK;
 	}
 	if (zrc != ZOK) {
-		return dlock_err_set(err, dlock_err_from_zk(zrc), zrc, "cannot list %.128s: %s", r->path,
+		return dlock_err_set(err, dlock_zk_status(zrc), zrc, "cannot list %.128s: %s", r->path,
 		                     zerror(zrc));
 	}
 	for (i = 0; i < kids.count && rc == DLOCK_OK; i++) {
@@ -296,7 +297,7 @@ int dlock_create_node(dlock_session *s, const dlock_create_req *r, dlock_created
 			continue;
 		}
 		if (zrc != ZNONODE) {
-			rc = dlock_err_set(err, dlock_err_from_zk(zrc), zrc,
+			rc = dlock_err_set(err, dlock_zk_status(zrc), zrc,
 			                   "cannot create a lock node under %.128s: %s", r->path, zerror(zrc));
 			break;
 		}

@@ -7,6 +7,7 @@
 #include "dlock_zk_call.h"
 #include "../dlock_fault.h"
 #include "dlock_zk_lock_int.h"
+#include "dlock_zk_err.h"
 
 int dlock_lock_new(dlock_kind kind, int max_leases, const char *path, size_t len, dlock_lock **out,
                    dlock_err *err)
@@ -166,7 +167,7 @@ int dlock_hold_check(dlock_lock *l, int64_t deadline, dlock_err *err)
 		    err, dlock_session_health(l->sess) == DLOCK_HEALTH_DEAD ? DLOCK_ELOST : DLOCK_ECONNLOSS,
 		    zrc, "lock %.128s is not certainly held: %s", l->path, zerror(zrc));
 	}
-	return dlock_err_set(err, dlock_err_from_zk(zrc), zrc, "cannot check lock %.128s: %s", l->path,
+	return dlock_err_set(err, dlock_zk_status(zrc), zrc, "cannot check lock %.128s: %s", l->path,
 	                     zerror(zrc));
 }
 
@@ -218,7 +219,7 @@ static int lock_delete(dlock_lock *l, int wait, int64_t deadline, dlock_err *err
 		                     l->path);
 	}
 	if (zrc != ZOK) {
-		return dlock_err_set(err, dlock_err_from_zk(zrc), zrc, "cannot release lock %.128s: %s",
+		return dlock_err_set(err, dlock_zk_status(zrc), zrc, "cannot release lock %.128s: %s",
 		                     l->path, zerror(zrc));
 	}
 	return DLOCK_OK;

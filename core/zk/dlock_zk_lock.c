@@ -35,6 +35,7 @@
 #include "../dlock_fault.h"
 #include "dlock_zk_lock_int.h"
 #include "dlock_zk_pool.h"
+#include "dlock_zk_err.h"
 
 #define DLOCK_REQUEUE_TRIES 4 /* sessions that died under one acquire */
 
@@ -320,7 +321,7 @@ static int lock_look(dlock_lock *l, const dlock_acquire_opts *o, int64_t cdl,
 		}
 	}
 	if (zrc != ZOK) {
-		return dlock_err_set(err, dlock_err_from_zk(zrc), zrc, "cannot list %.128s: %s", l->path,
+		return dlock_err_set(err, dlock_zk_status(zrc), zrc, "cannot list %.128s: %s", l->path,
 		                     zerror(zrc));
 	}
 	q = calloc((size_t)kids.count + 1, sizeof(*q));
@@ -500,7 +501,7 @@ static int lock_wait_turn(dlock_lock *l, const dlock_acquire_opts *o, int64_t de
 			continue;
 		}
 		if (zrc != ZOK) {
-			return dlock_err_set(err, dlock_err_from_zk(zrc), zrc, "cannot watch %.128s: %s",
+			return dlock_err_set(err, dlock_zk_status(zrc), zrc, "cannot watch %.128s: %s",
 			                     l->watch[0], zerror(zrc));
 		}
 		if (type == ZOO_DELETED_EVENT && sure) {

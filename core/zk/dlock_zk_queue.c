@@ -11,6 +11,7 @@
 #include "dlock_zk_call.h"
 #include "dlock_zk_path.h"
 #include "dlock_zk_rule.h"
+#include "dlock_zk_err.h"
 
 void dlock_queue_free(dlock_participant *p, size_t count)
 {
@@ -85,7 +86,7 @@ int dlock_queue_list(dlock_session *s, dlock_kind kind, int max_leases, const ch
 		return DLOCK_OK;
 	}
 	if (zrc != ZOK) {
-		return dlock_err_set(err, dlock_err_from_zk(zrc), zrc, "cannot list %.128s: %s", path,
+		return dlock_err_set(err, dlock_zk_status(zrc), zrc, "cannot list %.128s: %s", path,
 		                     zerror(zrc));
 	}
 	order = calloc((size_t)kids.count + 1, sizeof(*order));
@@ -122,7 +123,7 @@ int dlock_queue_list(dlock_session *s, dlock_kind kind, int max_leases, const ch
 			continue; /* left while we read */
 		}
 		if (zrc != ZOK) {
-			rc = dlock_err_set(err, dlock_err_from_zk(zrc), zrc, "cannot read %.128s/%.128s: %s",
+			rc = dlock_err_set(err, dlock_zk_status(zrc), zrc, "cannot read %.128s/%.128s: %s",
 			                   path, order[i].name, zerror(zrc));
 			goto done;
 		}
