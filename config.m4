@@ -6,15 +6,29 @@ PHP_ARG_ENABLE([dlock],
   [AS_HELP_STRING([--enable-dlock], [Enable dlock (distributed locks on ZooKeeper)])],
   [yes])
 
-PHP_ARG_WITH([hiredis-dir],
-  [for hiredis (the Redis backend)],
-  [AS_HELP_STRING([[--with-hiredis-dir[=DIR]]], [dlock: prefix of hiredis (default: /usr/local, /usr)])],
-  [yes], [no])
+PHP_ARG_WITH([dlock-zookeeper],
+  [for the dlock ZooKeeper backend],
+  [AS_HELP_STRING([[--with-dlock-zookeeper[=DIR]]], [dlock: the ZooKeeper backend, libzookeeper_mt under DIR (default: auto, built when found in /usr/local or /usr; no: left out)])],
+  [auto], [no])
 
-PHP_ARG_WITH([zookeeper-dir],
-  [for the ZooKeeper C client (libzookeeper_mt)],
-  [AS_HELP_STRING([[--with-zookeeper-dir[=DIR]]], [dlock: prefix of libzookeeper_mt (default: /usr/local, /usr)])],
-  [yes], [no])
+PHP_ARG_WITH([dlock-redis],
+  [for the dlock Redis backend],
+  [AS_HELP_STRING([[--with-dlock-redis[=DIR]]], [dlock: the Redis backend, hiredis under DIR (default: auto; no: left out)])],
+  [auto], [no])
+
+PHP_ARG_WITH([dlock-pgsql],
+  [for the dlock PostgreSQL backend],
+  [AS_HELP_STRING([[--with-dlock-pgsql]], [dlock: the PostgreSQL backend, libpq through pkg-config (default: auto; no: left out)])],
+  [auto], [no])
+
+PHP_ARG_WITH([dlock-mysql],
+  [for the dlock MySQL/MariaDB backend],
+  [AS_HELP_STRING([[--with-dlock-mysql]], [dlock: the MySQL/MariaDB backend, MariaDB Connector/C through pkg-config (default: auto; no: left out)])],
+  [auto], [no])
+
+dnl The 0.2 spellings of the two prefixes, still read.
+PHP_ARG_WITH([hiredis-dir], [for hiredis], [AS_HELP_STRING([[--with-hiredis-dir=DIR]], [dlock: same as --with-dlock-redis=DIR])], [no], [no])
+PHP_ARG_WITH([zookeeper-dir], [for libzookeeper_mt], [AS_HELP_STRING([[--with-zookeeper-dir=DIR]], [dlock: same as --with-dlock-zookeeper=DIR])], [no], [no])
 
 if test "$PHP_DLOCK" != "no"; then
   dnl The lock core keeps process-wide state (the session pool, the registry
@@ -23,77 +37,148 @@ if test "$PHP_DLOCK" != "no"; then
   if test "$PHP_THREAD_SAFETY" = "yes"; then
     AC_MSG_ERROR([dlock supports only non-thread-safe (NTS) PHP builds; this PHP is ZTS])
   fi
-  AC_MSG_CHECKING([for zookeeper/zookeeper.h])
-  ZK_DIR=""
-  for i in $PHP_ZOOKEEPER_DIR /usr/local /usr; do
-    if test -r "$i/include/zookeeper/zookeeper.h"; then
-      ZK_DIR=$i
-      break
+  dnl Each backend is built when its client library is found (or required
+  dnl with =yes/=DIR, left out with =no); DLOCK_BUILT and DLOCK_OFF say which.
+  DLOCK_SOURCES="dlock.c dlock_shared.c dlock_lock_class.c dlock_rw_class.c dlock_multi_class.c core/dlock_err.c core/dlock_wait.c core/dlock_participant.c core/dlock_dsn.c core/dlock_name.c core/dlock_handle.c core/dlock_fault.c"
+  DLOCK_BUILT=""
+  DLOCK_OFF=""
+  dlock_want() { dnl $1 value of the switch; prints auto, yes or no
+    case "$1" in no) echo no ;; auto) echo auto ;; *) echo yes ;; esac
+  }
+  dlock_missing() { dnl $1 switch value, $2 backend, $3 what is missing
+    if test "`dlock_want $1`" = "yes"; then
+      AC_MSG_ERROR([the dlock $2 backend was asked for, but $3])
     fi
-  done
-  if test -z "$ZK_DIR"; then
-    AC_MSG_RESULT([not found])
-    AC_MSG_ERROR([zookeeper/zookeeper.h not found: install libzookeeper-mt-dev or pass --with-zookeeper-dir])
-  fi
-  AC_MSG_RESULT([found in $ZK_DIR])
+    DLOCK_OFF="$DLOCK_OFF $2 ($3)"
+  }
 
-  PHP_ADD_INCLUDE([$ZK_DIR/include])
-  PHP_CHECK_LIBRARY([zookeeper_mt], [zoo_create2],
-    [PHP_ADD_LIBRARY_WITH_PATH([zookeeper_mt], [$ZK_DIR/$PHP_LIBDIR], [DLOCK_SHARED_LIBADD])],
-    [AC_MSG_ERROR([libzookeeper_mt with zoo_create2 (ZooKeeper >= 3.5) not found])],
-    [-L$ZK_DIR/$PHP_LIBDIR -lpthread])
-  AC_MSG_CHECKING([for hiredis/hiredis.h])
-  HIREDIS_DIR=""
-  for i in $PHP_HIREDIS_DIR /usr/local /usr; do
-    if test -r "$i/include/hiredis/hiredis.h"; then
-      HIREDIS_DIR=$i
-      break
+  dnl ZooKeeper: libzookeeper_mt >= 3.5 (zoo_create2)
+  test "$PHP_ZOOKEEPER_DIR" != "no" && test "$PHP_DLOCK_ZOOKEEPER" = "auto" && PHP_DLOCK_ZOOKEEPER=$PHP_ZOOKEEPER_DIR
+  if test "$PHP_DLOCK_ZOOKEEPER" = "no"; then
+    DLOCK_OFF="$DLOCK_OFF zookeeper (--without-dlock-zookeeper)"
+  else
+    AC_MSG_CHECKING([for zookeeper/zookeeper.h])
+    ZK_DIR=""
+    for i in $PHP_DLOCK_ZOOKEEPER /usr/local /usr; do
+      if test -r "$i/include/zookeeper/zookeeper.h"; then
+        ZK_DIR=$i
+        break
+      fi
+    done
+    if test -z "$ZK_DIR"; then
+      AC_MSG_RESULT([not found])
+      dlock_missing "$PHP_DLOCK_ZOOKEEPER" zookeeper "zookeeper/zookeeper.h was not found: install libzookeeper-mt-dev"
+    else
+      AC_MSG_RESULT([found in $ZK_DIR])
+      PHP_CHECK_LIBRARY([zookeeper_mt], [zoo_create2],
+        [PHP_ADD_INCLUDE([$ZK_DIR/include])
+         PHP_ADD_LIBRARY_WITH_PATH([zookeeper_mt], [$ZK_DIR/$PHP_LIBDIR], [DLOCK_SHARED_LIBADD])
+         AC_DEFINE([DLOCK_WITH_ZOOKEEPER], [1], [dlock: the ZooKeeper backend is built])
+         DLOCK_BUILT="$DLOCK_BUILT zookeeper"
+         DLOCK_SOURCES="$DLOCK_SOURCES core/zk/dlock_zk_backend.c core/zk/dlock_zk_err.c core/zk/dlock_zk_path.c core/zk/dlock_zk_rule.c core/zk/dlock_zk_reaper.c core/zk/dlock_zk_session.c core/zk/dlock_zk_call.c core/zk/dlock_zk_create.c core/zk/dlock_zk_registry.c core/zk/dlock_zk_pool.c core/zk/dlock_zk_lock.c core/zk/dlock_zk_hold.c core/zk/dlock_zk_queue.c"],
+        [dlock_missing "$PHP_DLOCK_ZOOKEEPER" zookeeper "libzookeeper_mt with zoo_create2 (ZooKeeper >= 3.5) was not found"],
+        [-L$ZK_DIR/$PHP_LIBDIR -lpthread])
     fi
-  done
-  if test -z "$HIREDIS_DIR"; then
-    AC_MSG_RESULT([not found])
-    AC_MSG_ERROR([hiredis/hiredis.h not found: install libhiredis-dev or pass --with-hiredis-dir])
   fi
-  AC_MSG_RESULT([found in $HIREDIS_DIR])
-  PHP_ADD_INCLUDE([$HIREDIS_DIR/include])
-  PHP_CHECK_LIBRARY([hiredis], [redisGetReplyFromReader],
-    [PHP_ADD_LIBRARY_WITH_PATH([hiredis], [$HIREDIS_DIR/$PHP_LIBDIR], [DLOCK_SHARED_LIBADD])],
-    [AC_MSG_ERROR([hiredis with redisGetReplyFromReader (hiredis >= 0.13) not found])],
-    [-L$HIREDIS_DIR/$PHP_LIBDIR])
+
+  dnl Redis: hiredis >= 0.13 (redisGetReplyFromReader)
+  test "$PHP_HIREDIS_DIR" != "no" && test "$PHP_DLOCK_REDIS" = "auto" && PHP_DLOCK_REDIS=$PHP_HIREDIS_DIR
+  if test "$PHP_DLOCK_REDIS" = "no"; then
+    DLOCK_OFF="$DLOCK_OFF redis (--without-dlock-redis)"
+  else
+    AC_MSG_CHECKING([for hiredis/hiredis.h])
+    HIREDIS_DIR=""
+    for i in $PHP_DLOCK_REDIS /usr/local /usr; do
+      if test -r "$i/include/hiredis/hiredis.h"; then
+        HIREDIS_DIR=$i
+        break
+      fi
+    done
+    if test -z "$HIREDIS_DIR"; then
+      AC_MSG_RESULT([not found])
+      dlock_missing "$PHP_DLOCK_REDIS" redis "hiredis/hiredis.h was not found: install libhiredis-dev"
+    else
+      AC_MSG_RESULT([found in $HIREDIS_DIR])
+      PHP_CHECK_LIBRARY([hiredis], [redisGetReplyFromReader],
+        [PHP_ADD_INCLUDE([$HIREDIS_DIR/include])
+         PHP_ADD_LIBRARY_WITH_PATH([hiredis], [$HIREDIS_DIR/$PHP_LIBDIR], [DLOCK_SHARED_LIBADD])
+         AC_DEFINE([DLOCK_WITH_REDIS], [1], [dlock: the Redis backend is built])
+         DLOCK_BUILT="$DLOCK_BUILT redis"
+         DLOCK_SOURCES="$DLOCK_SOURCES core/redis/dlock_redis_conn.c core/redis/dlock_redis_script.c core/redis/dlock_redis_pool.c core/redis/dlock_redis_watchdog.c core/redis/dlock_redis_lock.c core/redis/dlock_redis_backend.c"],
+        [dlock_missing "$PHP_DLOCK_REDIS" redis "hiredis with redisGetReplyFromReader (hiredis >= 0.13) was not found"],
+        [-L$HIREDIS_DIR/$PHP_LIBDIR])
+    fi
+  fi
+
   dnl The SQL backends: libpq (PostgreSQL) and MariaDB Connector/C (MySQL
-  dnl and MariaDB), found through pkg-config where it knows them.
-  AC_MSG_CHECKING([for libpq (the PostgreSQL backend)])
-  if test -n "$PKG_CONFIG" && $PKG_CONFIG --exists libpq; then
-    PQ_CFLAGS=`$PKG_CONFIG --cflags libpq`
-    PQ_LIBS=`$PKG_CONFIG --libs libpq`
-  elif test -r /usr/include/postgresql/libpq-fe.h; then
-    PQ_CFLAGS="-I/usr/include/postgresql"
-    PQ_LIBS="-lpq"
+  dnl and MariaDB), found through pkg-config where it knows them. They share
+  dnl core/sql's generic files.
+  DLOCK_SQL=""
+  if test "$PHP_DLOCK_PGSQL" = "no"; then
+    DLOCK_OFF="$DLOCK_OFF postgres (--without-dlock-pgsql)"
   else
-    AC_MSG_RESULT([not found])
-    AC_MSG_ERROR([libpq-fe.h not found: install libpq-dev])
+    AC_MSG_CHECKING([for libpq (the PostgreSQL backend)])
+    PQ_CFLAGS="" PQ_LIBS=""
+    if test -n "$PKG_CONFIG" && $PKG_CONFIG --exists libpq; then
+      PQ_CFLAGS=`$PKG_CONFIG --cflags libpq`
+      PQ_LIBS=`$PKG_CONFIG --libs libpq`
+    elif test -r /usr/include/postgresql/libpq-fe.h; then
+      PQ_CFLAGS="-I/usr/include/postgresql"
+      PQ_LIBS="-lpq"
+    fi
+    if test -z "$PQ_LIBS"; then
+      AC_MSG_RESULT([not found])
+      dlock_missing "$PHP_DLOCK_PGSQL" postgres "libpq-fe.h was not found: install libpq-dev"
+    else
+      AC_MSG_RESULT([$PQ_CFLAGS $PQ_LIBS])
+      PHP_EVAL_INCLINE([$PQ_CFLAGS])
+      PHP_EVAL_LIBLINE([$PQ_LIBS], [DLOCK_SHARED_LIBADD])
+      AC_DEFINE([DLOCK_WITH_POSTGRES], [1], [dlock: the PostgreSQL backend is built])
+      DLOCK_BUILT="$DLOCK_BUILT postgres"
+      DLOCK_SQL=yes
+      DLOCK_SOURCES="$DLOCK_SOURCES core/sql/dlock_pg.c core/sql/dlock_pg_conn.c"
+    fi
   fi
-  AC_MSG_RESULT([$PQ_CFLAGS $PQ_LIBS])
-  AC_MSG_CHECKING([for MariaDB Connector/C (the MySQL backend)])
-  if test -n "$PKG_CONFIG" && $PKG_CONFIG --exists libmariadb; then
-    MY_CFLAGS=`$PKG_CONFIG --cflags libmariadb`
-    MY_LIBS=`$PKG_CONFIG --libs libmariadb`
-  elif test -r /usr/include/mariadb/mysql.h; then
-    MY_CFLAGS="-I/usr/include/mariadb"
-    MY_LIBS="-lmariadb"
+  if test "$PHP_DLOCK_MYSQL" = "no"; then
+    DLOCK_OFF="$DLOCK_OFF mysql (--without-dlock-mysql)"
   else
-    AC_MSG_RESULT([not found])
-    AC_MSG_ERROR([mariadb/mysql.h not found: install libmariadb-dev])
+    AC_MSG_CHECKING([for MariaDB Connector/C (the MySQL backend)])
+    MY_CFLAGS="" MY_LIBS=""
+    if test -n "$PKG_CONFIG" && $PKG_CONFIG --exists libmariadb; then
+      MY_CFLAGS=`$PKG_CONFIG --cflags libmariadb`
+      MY_LIBS=`$PKG_CONFIG --libs libmariadb`
+    elif test -r /usr/include/mariadb/mysql.h; then
+      MY_CFLAGS="-I/usr/include/mariadb"
+      MY_LIBS="-lmariadb"
+    fi
+    if test -z "$MY_LIBS"; then
+      AC_MSG_RESULT([not found])
+      dlock_missing "$PHP_DLOCK_MYSQL" mysql "mariadb/mysql.h was not found: install libmariadb-dev"
+    else
+      AC_MSG_RESULT([$MY_CFLAGS $MY_LIBS])
+      PHP_EVAL_INCLINE([$MY_CFLAGS])
+      PHP_EVAL_LIBLINE([$MY_LIBS], [DLOCK_SHARED_LIBADD])
+      AC_DEFINE([DLOCK_WITH_MYSQL], [1], [dlock: the MySQL/MariaDB backend is built])
+      DLOCK_BUILT="$DLOCK_BUILT mysql"
+      DLOCK_SQL=yes
+      DLOCK_SOURCES="$DLOCK_SOURCES core/sql/dlock_my.c core/sql/dlock_my_conn.c"
+    fi
   fi
-  AC_MSG_RESULT([$MY_CFLAGS $MY_LIBS])
-  PHP_EVAL_INCLINE([$PQ_CFLAGS $MY_CFLAGS])
-  PHP_EVAL_LIBLINE([$PQ_LIBS $MY_LIBS], [DLOCK_SHARED_LIBADD])
+  if test -n "$DLOCK_SQL"; then
+    DLOCK_SOURCES="$DLOCK_SOURCES core/sql/dlock_sha256.c core/sql/dlock_sql_pool.c core/sql/dlock_sql_lock.c core/sql/dlock_sql_sem.c core/sql/dlock_sql_backend.c"
+  fi
+  if test -z "$DLOCK_BUILT"; then
+    AC_MSG_ERROR([dlock needs at least one backend, and none was built:$DLOCK_OFF])
+  fi
+  AC_MSG_NOTICE([dlock backends built:$DLOCK_BUILT])
+  if test -n "$DLOCK_OFF"; then
+    AC_MSG_WARN([dlock backends left out:$DLOCK_OFF])
+  fi
   PHP_ADD_LIBRARY([pthread], [1], [DLOCK_SHARED_LIBADD])
   PHP_SUBST([DLOCK_SHARED_LIBADD])
 
   AC_DEFINE([HAVE_DLOCK], [1], [Whether dlock is enabled])
-  PHP_NEW_EXTENSION([dlock],
-    [dlock.c dlock_shared.c dlock_lock_class.c dlock_rw_class.c dlock_multi_class.c core/dlock_err.c core/dlock_wait.c core/dlock_participant.c core/dlock_dsn.c core/dlock_name.c core/dlock_handle.c core/dlock_fault.c core/redis/dlock_redis_conn.c core/redis/dlock_redis_script.c core/redis/dlock_redis_pool.c core/redis/dlock_redis_watchdog.c core/redis/dlock_redis_lock.c core/redis/dlock_redis_backend.c core/sql/dlock_pg.c core/sql/dlock_pg_conn.c core/sql/dlock_sha256.c core/sql/dlock_my.c core/sql/dlock_my_conn.c core/sql/dlock_sql_pool.c core/sql/dlock_sql_lock.c core/sql/dlock_sql_sem.c core/sql/dlock_sql_backend.c core/zk/dlock_zk_backend.c core/zk/dlock_zk_err.c core/zk/dlock_zk_path.c core/zk/dlock_zk_rule.c core/zk/dlock_zk_reaper.c core/zk/dlock_zk_session.c core/zk/dlock_zk_call.c core/zk/dlock_zk_create.c core/zk/dlock_zk_registry.c core/zk/dlock_zk_pool.c core/zk/dlock_zk_lock.c core/zk/dlock_zk_hold.c core/zk/dlock_zk_queue.c],
+  PHP_NEW_EXTENSION([dlock], [$DLOCK_SOURCES],
     [$ext_shared], [], [-DTHREADED -DZEND_ENABLE_STATIC_TSRMLS_CACHE=1])
   PHP_ADD_BUILD_DIR([$ext_builddir/core])
   PHP_ADD_BUILD_DIR([$ext_builddir/core/redis])

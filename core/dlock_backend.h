@@ -144,4 +144,8 @@ extern const dlock_backend_ops dlock_my_backend;
 #define DLOCK_BACKENDS 4
 extern const dlock_backend_ops *const dlock_backend_table[DLOCK_BACKENDS];
 
+/* DLOCK_EUNSUPPORTED with a message naming backend `id`, which this build
+ * left out (its row in dlock_backend_table is NULL). */
+int dlock_backend_missing(dlock_backend_id id, dlock_err *err);
+
 #endif

@@ -2,15 +2,45 @@
  * the backend that owns the server. */
 #include "dlock_handle.h"
 
+#include "dlock_build.h"
+
 #include <stdlib.h>
 #include <string.h>
 
+/* A backend left out of the build (./configure found no client library, or
+ * --without-dlock-<name>) has no row: its DSNs parse, and fail at the lock. */
 const dlock_backend_ops *const dlock_backend_table[DLOCK_BACKENDS] = {
+#ifdef DLOCK_WITH_ZOOKEEPER
     [DLOCK_BACKEND_ZOOKEEPER] = &dlock_zk_backend,
+#endif
+#ifdef DLOCK_WITH_REDIS
     [DLOCK_BACKEND_REDIS] = &dlock_redis_backend,
+#endif
+#ifdef DLOCK_WITH_POSTGRES
     [DLOCK_BACKEND_POSTGRES] = &dlock_pg_backend,
+#endif
+#ifdef DLOCK_WITH_MYSQL
     [DLOCK_BACKEND_MYSQL] = &dlock_my_backend,
+#endif
 };
+
+/* The scheme of a backend that may be missing from the table. */
+static const char *dlock_backend_scheme(dlock_backend_id id)
+{
+	static const char *const schemes[DLOCK_BACKENDS] = {"zookeeper", "redis", "postgres", "mysql"};
+
+	return (unsigned)id < DLOCK_BACKENDS ? schemes[id] : "?";
+}
+
+int dlock_backend_missing(dlock_backend_id id, dlock_err *err)
+{
+	return dlock_err_set(err, DLOCK_EUNSUPPORTED, 0,
+	                     "this build of dlock has no %s backend (./configure did not find its "
+	                     "client library or was given --without-dlock-%s; php --ri dlock lists "
+	                     "the backends built)",
+	                     dlock_backend_scheme(id),
+	                     id == DLOCK_BACKEND_POSTGRES ? "pgsql" : dlock_backend_scheme(id));
+}
 
 static const dlock_backend_ops *dlock_handle_ops(dlock_backend_id id)
 {
@@ -36,7 +66,7 @@ int dlock_handle_new(const dlock_target *t, dlock_kind kind, int max_leases, con
 	if (!(h->ops = dlock_handle_ops(t->backend))) {
 		free(h->path);
 		free(h);
-		return dlock_err_set(err, DLOCK_EINVAL, 0, "no backend for this DSN in this build");
+		return dlock_backend_missing(t->backend, err);
 	}
 	if ((rc = dlock_target_copy(&h->target, t, err)) != DLOCK_OK) {
 		free(h->path);
@@ -184,11 +214,15 @@ int dlock_backend_participants(const dlock_target *t, dlock_kind kind, int max_l
                                const char *path, size_t len, const dlock_interrupt *intr,
                                dlock_participant **out, size_t *count, dlock_err *err)
 {
+	const dlock_backend_ops *b = dlock_handle_ops(t->backend);
+
 	*out = NULL;
 	*count = 0;
 	dlock_err_clear(err);
-	return dlock_handle_ops(t->backend)
-	    ->participants(t, kind, max_leases, path, len, intr, out, count, err);
+	if (!b) {
+		return dlock_backend_missing(t->backend, err);
+	}
+	return b->participants(t, kind, max_leases, path, len, intr, out, count, err);
 }
 
 void dlock_backends_shutdown(int final)

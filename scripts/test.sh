@@ -67,6 +67,19 @@ done
 echo "== package (package.xml, pecl package, pecl install)"
 if scripts/check_pecl.sh; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
 
+if ((${#@} == 0)); then
+	echo "== a build with only the Redis and PostgreSQL backends (scripts/check_reduced_build.sh)"
+	out=$(scripts/check_reduced_build.sh 2>&1)
+	line=$(echo "$out" | tail -1)
+	if [[ $line =~ ^([0-9]+)\ passed,\ ([0-9]+)\ failed$ ]]; then
+		passed=$((passed + BASH_REMATCH[1]))
+		failed=$((failed + BASH_REMATCH[2]))
+	else
+		failed=$((failed + 1))
+	fi
+	echo "$out" | tail -5
+fi
+
 echo "== phpt tests"
 [[ -f run-tests.php ]] || cp "$(php-config --prefix)"/lib/php/build/run-tests.php . 2>/dev/null ||
 	cp /usr/lib/php/*/build/run-tests.php .

@@ -1,6 +1,7 @@
 /* dlock_sql_backend.c: the SQL backends' side of the seam: one operations
  * table per server kind (PostgreSQL, MySQL/MariaDB) over the shared lock
  * object, participants(), and the process-wide connections. */
+#include "../dlock_build.h"
 #include "../dlock_backend.h"
 
 #include <stdlib.h>
@@ -101,29 +102,6 @@ static int dlock_sql_participants(const dlock_target *t, dlock_kind kind, int ma
 	return rc;
 }
 
-static unsigned dlock_pg_connections(void)
-{
-	return dlock_sql_pool_size(&dlock_pg_driver);
-}
-
-static unsigned dlock_my_connections(void)
-{
-	return dlock_sql_pool_size(&dlock_my_driver);
-}
-
-static void dlock_pg_shutdown(int final)
-{
-	dlock_sql_pool_shutdown(&dlock_pg_driver, final);
-}
-
-static void dlock_my_shutdown(int final)
-{
-	dlock_sql_pool_shutdown(&dlock_my_driver, final);
-	if (final && dlock_sql_pool_size(&dlock_my_driver) == 0 && dlock_my_driver.library_end) {
-		dlock_my_driver.library_end(); /* module shutdown: nothing connects after it */
-	}
-}
-
 /* The two tables differ only in their name and their own connections. */
 #define DLOCK_SQL_OPS(label, connections, shutdown, display, library)                              \
 	{                                                                                              \
@@ -134,9 +112,38 @@ static void dlock_my_shutdown(int final)
 		    library, NULL,                                                                         \
 	}
 
+#ifdef DLOCK_WITH_POSTGRES
+static unsigned dlock_pg_connections(void)
+{
+	return dlock_sql_pool_size(&dlock_pg_driver);
+}
+
+static void dlock_pg_shutdown(int final)
+{
+	dlock_sql_pool_shutdown(&dlock_pg_driver, final);
+}
+
 static const char *dlock_pg_library(void)
 {
 	return dlock_pg_driver.library();
+}
+
+const dlock_backend_ops dlock_pg_backend = DLOCK_SQL_OPS(
+    "postgres", dlock_pg_connections, dlock_pg_shutdown, "PostgreSQL", dlock_pg_library);
+#endif
+
+#ifdef DLOCK_WITH_MYSQL
+static unsigned dlock_my_connections(void)
+{
+	return dlock_sql_pool_size(&dlock_my_driver);
+}
+
+static void dlock_my_shutdown(int final)
+{
+	dlock_sql_pool_shutdown(&dlock_my_driver, final);
+	if (final && dlock_sql_pool_size(&dlock_my_driver) == 0 && dlock_my_driver.library_end) {
+		dlock_my_driver.library_end(); /* module shutdown: nothing connects after it */
+	}
 }
 
 static const char *dlock_my_library(void)
@@ -144,7 +151,6 @@ static const char *dlock_my_library(void)
 	return dlock_my_driver.library();
 }
 
-const dlock_backend_ops dlock_pg_backend = DLOCK_SQL_OPS(
-    "postgres", dlock_pg_connections, dlock_pg_shutdown, "PostgreSQL", dlock_pg_library);
 const dlock_backend_ops dlock_my_backend = DLOCK_SQL_OPS(
     "mysql", dlock_my_connections, dlock_my_shutdown, "MySQL/MariaDB", dlock_my_library);
+#endif

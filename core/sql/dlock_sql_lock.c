@@ -3,6 +3,8 @@
  * with its session, and the fork rule (a child holds nothing). */
 #include "dlock_sql_lock.h"
 
+#include "../dlock_build.h"
+
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,10 +38,14 @@ static sl_lock *sl_acquiring; /* objects inside acquire(), innermost first */
 const dlock_sql_driver *dlock_sql_driver_of(const dlock_target *t)
 {
 	switch (t->backend) {
+#ifdef DLOCK_WITH_POSTGRES
 	case DLOCK_BACKEND_POSTGRES:
 		return &dlock_pg_driver;
+#endif
+#ifdef DLOCK_WITH_MYSQL
 	case DLOCK_BACKEND_MYSQL:
 		return &dlock_my_driver;
+#endif
 	default:
 		return NULL;
 	}
