@@ -179,7 +179,7 @@ if test "$PHP_DLOCK" != "no"; then
 
   AC_DEFINE([HAVE_DLOCK], [1], [Whether dlock is enabled])
   PHP_NEW_EXTENSION([dlock], [$DLOCK_SOURCES],
-    [$ext_shared], [], [-DTHREADED -DZEND_ENABLE_STATIC_TSRMLS_CACHE=1])
+    [$ext_shared], [], [-DTHREADED -DZEND_ENABLE_STATIC_TSRMLS_CACHE=1 -Wall -Wextra -Wno-unused-parameter])
   PHP_ADD_BUILD_DIR([$ext_builddir/core])
   PHP_ADD_BUILD_DIR([$ext_builddir/core/redis])
   PHP_ADD_BUILD_DIR([$ext_builddir/core/sql])

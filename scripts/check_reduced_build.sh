@@ -4,7 +4,8 @@
 # checks what a user of such a build sees: phpinfo lists the two backends,
 # the module links neither libzookeeper_mt nor libmariadb, a ZooKeeper or
 # MySQL DSN is refused with an exception naming the missing backend, and a
-# Redis lock works (against DLOCK_TEST_REDIS when set).
+# Redis lock works (against DLOCK_TEST_REDIS when set); and that the build,
+# with config.m4's -Wall -Wextra, prints no compiler warning.
 # Prints "N passed, N failed" last; exit status non-zero on a failure.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -22,6 +23,8 @@ git ls-files -z 2>/dev/null | grep -zv '^bridges/\|^tests/\|^bench/\|^docs/' | x
 	./configure --without-dlock-zookeeper --without-dlock-mysql >configure.log 2>&1 &&
 	make -j"$(nproc)" >make.log 2>&1) || { tail -20 "$dir"/configure.log "$dir"/make.log 2>/dev/null; echo "0 passed, 1 failed"; exit 1; }
 so=$dir/modules/dlock.so
+# the extension builds with -Wall -Wextra (config.m4): clean, as its tests
+check "no compiler warnings ($(grep -c 'warning:' "$dir/make.log") in make.log)" bash -c "! grep -q 'warning:' $dir/make.log"
 check "configure names what it left out" grep -q 'left out: zookeeper (--without-dlock-zookeeper) mysql (--without-dlock-mysql)' "$dir/configure.log"
 check "phpinfo lists redis and postgres only" bash -c "php -n -d extension=$so --ri dlock | grep -qx 'Backends => redis, postgres'"
 check "no ZooKeeper or MariaDB client linked" bash -c "! ldd $so | grep -q 'zookeeper\|mariadb'"
