@@ -52,11 +52,11 @@ static struct {
 	int exists_rc;  /* the watch on pred: ZOK armed, ZNONODE gone already */
 } q;
 
-static unsigned child_gen;   /* generation of the child watch we care about (0: none) */
-static int child_fired;      /* it fired: somebody may be queued behind us */
-static char deferred[512];   /* released node whose delete waits for the next create */
-static unsigned pred_gen;    /* generation of the predecessor watch waited for */
-static int pred_event;       /* its event type, 0 until it fires */
+static unsigned child_gen; /* generation of the child watch we care about (0: none) */
+static int child_fired;    /* it fired: somebody may be queued behind us */
+static char deferred[512]; /* released node whose delete waits for the next create */
+static unsigned pred_gen;  /* generation of the predecessor watch waited for */
+static int pred_event;     /* its event type, 0 until it fires */
 
 static void die(const char *what, int rc)
 {
@@ -224,8 +224,8 @@ static void on_children(int rc, const struct String_vector *kids, const void *da
 	}
 	if (rc == ZOK && q.create_rc == ZOK && q.ahead > 0) {
 		pred_event = 0;
-		q.exists_rc = zoo_awexists(zh, q.pred, pred_watcher, (void *)(uintptr_t)++pred_gen,
-		                           on_exists, NULL);
+		q.exists_rc =
+		    zoo_awexists(zh, q.pred, pred_watcher, (void *)(uintptr_t)++pred_gen, on_exists, NULL);
 		if (q.exists_rc == ZOK) {
 			pthread_mutex_unlock(&mu);
 			return; /* on_exists wakes the main thread */
@@ -292,8 +292,8 @@ static void acquire(const char *prefix)
 	}
 	/* trick 3: the listing goes out behind the create, before its reply */
 	rc = watched ? zoo_awget_children(zh, lock_path, child_watcher, (void *)(uintptr_t)gen,
-	                                    on_children, NULL)
-	               : zoo_aget_children(zh, lock_path, 0, on_children, NULL);
+	                                  on_children, NULL)
+	             : zoo_aget_children(zh, lock_path, 0, on_children, NULL);
 	if (rc != ZOK) {
 		die("list", rc);
 	}

@@ -17,7 +17,7 @@
 #                           only with the default test selection)
 set -uo pipefail
 cd "$(dirname "$0")/.."
-export DLOCK_EXTRA_PACKAGES="${DLOCK_EXTRA_PACKAGES:-} php-fpm libfcgi-bin default-jdk-headless libcurator-recipes-java python3-kazoo php-pear valgrind gnuplot-nox gdb redis-server redis-sentinel libhiredis-dev php-redis postgresql libpq-dev mariadb-server libmariadb-dev php-pgsql php-mysql pgbouncer"
+export DLOCK_EXTRA_PACKAGES="${DLOCK_EXTRA_PACKAGES:-} php-fpm libfcgi-bin default-jdk-headless libcurator-recipes-java python3-kazoo php-pear valgrind gnuplot-nox gdb redis-server redis-sentinel libhiredis-dev php-redis postgresql libpq-dev mariadb-server libmariadb-dev php-pgsql php-mysql pgbouncer clang-format"
 scripts/setup.sh || { echo "0 passed, 1 failed"; exit 1; }
 
 port=${DLOCK_TEST_PORT:-21810}
@@ -63,6 +63,15 @@ for t in core/tests/test_core core/sql/tests/test_my; do
 		failed=$((failed + 1))
 	fi
 done
+
+echo "== style (clang-format with the repo's .clang-format; dlock_arginfo.h is generated)"
+mapfile -t c_files < <(git ls-files '*.c' '*.h' 2>/dev/null | grep -v '^dlock_arginfo\.h$')
+if ((${#c_files[@]} == 0)) || clang-format --dry-run --Werror "${c_files[@]}"; then
+	passed=$((passed + 1))
+else
+	failed=$((failed + 1))
+	echo "not ok: clang-format -i the files above"
+fi
 
 echo "== package (package.xml, pecl package, pecl install)"
 if scripts/check_pecl.sh; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
