@@ -1,0 +1,152 @@
+<?php
+/*
+ * Checks the documentation's relative links: every [text](target) and
+ * ![alt](target) in README.md and docs/*.md whose target is not a URL must
+ * name a file or directory that exists, and a #anchor must name a heading of
+ * the target Markdown file (GitHub's anchor spelling) or an explicit
+ * <a id="..."> / <a name="..."> in it. Links inside code (fenced blocks,
+ * `spans`) are not links and are skipped. A fenced block right after a line
+ * <!-- file: PATH --> must equal that file, so a snippet shown in the docs
+ * is the file the tests run.
+ *   php scripts/check_docs.php        (from anywhere; exits 1 on any problem)
+ */
+$root = dirname(__DIR__);
+
+/* Targets another branch brings; a link to one is reported, not failed, while
+ * the file is missing. Remove a line once its file has landed. */
+$pending = [
+    'docs/security.md' => 'TLS and credentials, written on the tls branch',
+];
+
+$files = array_merge(['README.md'], array_map(fn($f) => 'docs/' . basename($f), glob("$root/docs/*.md")));
+$problems = $notes = [];
+$links = 0;
+$anchorCache = [];
+
+/** The anchors GitHub gives the headings of a Markdown file (and explicit <a id/name>). */
+function doc_anchors(string $path): array
+{
+    $anchors = $seen = [];
+    $inFence = false;
+    foreach (file($path, FILE_IGNORE_NEW_LINES) as $line) {
+        if (preg_match('/^\s*(```|~~~)/', $line)) {
+            $inFence = !$inFence;
+            continue;
+        }
+        if ($inFence) {
+            continue;
+        }
+        if (preg_match_all('/<a\s+(?:id|name)="([^"]+)"/', $line, $m)) {
+            foreach ($m[1] as $a) {
+                $anchors[$a] = true;
+            }
+        }
+        if (!preg_match('/^#{1,6}\s+(.*?)\s*#*\s*$/', $line, $m)) {
+            continue;
+        }
+        $text = preg_replace('/\[([^\]]*)\]\([^)]*\)/', '$1', $m[1]);   // a link: its text
+        $slug = mb_strtolower($text, 'UTF-8');
+        $slug = preg_replace('/[^\p{L}\p{N}\p{Mn}_\- ]/u', '', $slug);
+        $slug = str_replace(' ', '-', $slug);
+        $n = $seen[$slug] ?? 0;
+        $seen[$slug] = $n + 1;
+        $anchors[$n ? "$slug-$n" : $slug] = true;
+    }
+    return $anchors;
+}
+
+foreach ($files as $file) {
+    $path = "$root/$file";
+    $lines = file($path, FILE_IGNORE_NEW_LINES);
+    $inFence = false;
+    $snippet = null;   // [file it must equal, line of the marker, collected lines] while inside one
+    $expect = null;    // a file marker waiting for its fenced block
+    foreach ($lines as $i => $line) {
+        $no = $i + 1;
+        if (preg_match('/^\s*(```|~~~)/', $line)) {
+            if (!$inFence && $expect) {
+                $snippet = [$expect[0], $expect[1], []];
+                $expect = null;
+            } elseif ($inFence && $snippet) {
+                $want = "$root/$snippet[0]";
+                if (!is_file($want)) {
+                    $problems[] = "$file:$snippet[1]: <!-- file: $snippet[0] --> names no file";
+                } elseif (rtrim(file_get_contents($want), "\n") !== rtrim(implode("\n", $snippet[2]), "\n")) {
+                    $problems[] = "$file:$snippet[1]: the block after <!-- file: $snippet[0] --> differs from that file";
+                }
+                $snippet = null;
+            }
+            $inFence = !$inFence;
+            continue;
+        }
+        if ($inFence) {
+            if ($snippet) {
+                $snippet[2][] = $line;
+            }
+            continue;
+        }
+        if (preg_match('/^\s*<!--\s*file:\s*(\S+)\s*-->\s*$/', $line, $m)) {
+            $expect = [$m[1], $no];
+        } elseif ($expect && trim($line) !== '') {
+            $problems[] = "$file:$expect[1]: <!-- file: $expect[0] --> is not followed by a fenced block";
+            $expect = null;
+        }
+        $text = preg_replace('/(`+).*?\1/', '', $line);   // code spans hold no links
+        if (!preg_match_all('/!?\[[^\]]*\]\(([^)\s]+)(?:\s+"[^"]*")?\)/', $text, $m)) {
+            continue;
+        }
+        foreach ($m[1] as $target) {
+            $links++;
+            if (preg_match('#^[a-z][a-z0-9+.-]*:#i', $target)) {
+                continue;   // http:, https:, mailto: ...
+            }
+            [$rel, $anchor] = array_pad(explode('#', $target, 2), 2, null);
+            if ($rel === '') {
+                $resolved = $file;
+            } else {
+                $resolved = (dirname($file) === '.' ? '' : dirname($file) . '/') . rawurldecode($rel);
+                /* fold "dir/../" and "./" */
+                $parts = [];
+                foreach (explode('/', $resolved) as $p) {
+                    if ($p === '..') {
+                        array_pop($parts);
+                    } elseif ($p !== '.' && $p !== '') {
+                        $parts[] = $p;
+                    }
+                }
+                $resolved = implode('/', $parts);
+            }
+            if (!file_exists("$root/$resolved")) {
+                if (isset($pending[$resolved])) {
+                    $notes[] = "$file:$no: $target is not here yet ($pending[$resolved])";
+                    continue;
+                }
+                $problems[] = "$file:$no: broken link $target ($resolved does not exist)";
+                continue;
+            }
+            if ($anchor === null || $anchor === '') {
+                continue;
+            }
+            if (!str_ends_with($resolved, '.md')) {
+                $problems[] = "$file:$no: $target: an anchor into a file that is not Markdown cannot be checked";
+                continue;
+            }
+            $anchorCache[$resolved] ??= doc_anchors("$root/$resolved");
+            if (!isset($anchorCache[$resolved][$anchor])) {
+                $problems[] = "$file:$no: broken anchor $target (no heading \"#$anchor\" in $resolved)";
+            }
+        }
+    }
+    if ($expect) {
+        $problems[] = "$file:$expect[1]: <!-- file: $expect[0] --> is not followed by a fenced block";
+    }
+}
+
+foreach (array_unique($notes) as $n) {
+    echo "check_docs: note: $n\n";
+}
+foreach ($problems as $p) {
+    echo "check_docs: $p\n";
+}
+printf("check_docs: %d files, %d links, %d problems\n", count($files), $links, count($problems));
+exit($problems ? 1 : 0);
