@@ -7,7 +7,10 @@
  * <a id="..."> / <a name="..."> in it. Links inside code (fenced blocks,
  * `spans`) are not links and are skipped. A fenced block right after a line
  * <!-- file: PATH --> must equal that file, so a snippet shown in the docs
- * is the file the tests run.
+ * is the file the tests run (scripts/test_bridges.sh runs those). Every other
+ * ```php block must pass `php -l` (a fragment gets "<?php" put in front);
+ * a block of declarations only, such as the API's signatures, is marked
+ * <!-- signatures --> on the line before it and is not linted.
  *   php scripts/check_docs.php        (from anywhere; exits 1 on any problem)
  */
 $root = dirname(__DIR__);
@@ -61,13 +64,35 @@ foreach ($files as $file) {
     $inFence = false;
     $snippet = null;   // [file it must equal, line of the marker, collected lines] while inside one
     $expect = null;    // a file marker waiting for its fenced block
+    $code = null;      // [line, collected lines] of a ```php block to lint
+    $signatures = false;   // the next block is marked <!-- signatures -->
     foreach ($lines as $i => $line) {
         $no = $i + 1;
-        if (preg_match('/^\s*(```|~~~)/', $line)) {
+        if (preg_match('/^\s*(```|~~~)\s*(\w*)/', $line, $fm)) {
             if (!$inFence && $expect) {
                 $snippet = [$expect[0], $expect[1], []];
                 $expect = null;
-            } elseif ($inFence && $snippet) {
+            } elseif (!$inFence && $fm[2] === 'php' && !$signatures) {
+                $code = [$no, []];
+            } elseif ($inFence && $code) {
+                $src = implode("\n", $code[1]);
+                if (!str_starts_with(ltrim($src), '<?php')) {
+                    $src = "<?php\n$src";
+                }
+                $lint = proc_open([PHP_BINARY, '-n', '-l'], [0 => ['pipe', 'r'], 1 => ['pipe', 'w'], 2 => ['pipe', 'w']], $pipes);
+                fwrite($pipes[0], $src);
+                fclose($pipes[0]);
+                $said = trim(stream_get_contents($pipes[1]) . stream_get_contents($pipes[2]));
+                if (proc_close($lint) !== 0) {
+                    $problems[] = "$file:$code[0]: the php block does not pass php -l: "
+                        . preg_replace('/\s+/', ' ', strtok($said, "\n"));
+                }
+                $code = null;
+            }
+            if (!$inFence) {
+                $signatures = false;
+            }
+            if ($inFence && $snippet) {
                 $want = "$root/$snippet[0]";
                 if (!is_file($want)) {
                     $problems[] = "$file:$snippet[1]: <!-- file: $snippet[0] --> names no file";
@@ -83,7 +108,13 @@ foreach ($files as $file) {
             if ($snippet) {
                 $snippet[2][] = $line;
             }
+            if ($code) {
+                $code[1][] = $line;
+            }
             continue;
+        }
+        if (preg_match('/^\s*<!--\s*signatures\s*-->\s*$/', $line)) {
+            $signatures = true;
         }
         if (preg_match('/^\s*<!--\s*file:\s*(\S+)\s*-->\s*$/', $line, $m)) {
             $expect = [$m[1], $no];
