@@ -10,8 +10,9 @@
  * is the file the tests run (scripts/test_bridges.sh runs those). Every other
  * ```php block must pass `php -l` (a fragment gets "<?php" put in front);
  * a block of declarations only, such as the API's signatures, is marked
- * <!-- signatures --> on the line before it and is not linted.
- *   php scripts/check_docs.php        (from anywhere; exits 1 on any problem)
+ * <!-- signatures --> on the line before it and is not linted. With the
+ * extension loaded, the INI table of docs/api.md must match ini_get_all().
+ *   php [-d extension=modules/dlock.so] scripts/check_docs.php   (exits 1 on any problem)
  */
 $root = dirname(__DIR__);
 
@@ -48,7 +49,7 @@ function doc_anchors(string $path): array
             continue;
         }
         $text = preg_replace('/\[([^\]]*)\]\([^)]*\)/', '$1', $m[1]);   // a link: its text
-        $slug = mb_strtolower($text, 'UTF-8');
+        $slug = function_exists('mb_strtolower') ? mb_strtolower($text, 'UTF-8') : strtolower($text);   // php -n: no mbstring
         $slug = preg_replace('/[^\p{L}\p{N}\p{Mn}_\- ]/u', '', $slug);
         $slug = str_replace(' ', '-', $slug);
         $n = $seen[$slug] ?? 0;
@@ -171,6 +172,40 @@ foreach ($files as $file) {
     if ($expect) {
         $problems[] = "$file:$expect[1]: <!-- file: $expect[0] --> is not followed by a fenced block";
     }
+}
+
+/* The INI table of docs/api.md against the extension, when it is loaded
+ * (php -d extension=modules/dlock.so scripts/check_docs.php): every dlock.*
+ * directive has a row with its default and changeability, and no row names
+ * a directive the extension lacks. */
+if (extension_loaded('dlock')) {
+    $access = [INI_ALL => 'PHP_INI_ALL', INI_SYSTEM => 'PHP_INI_SYSTEM',
+               INI_PERDIR => 'PHP_INI_PERDIR', INI_USER => 'PHP_INI_USER'];
+    $rows = [];
+    foreach (file("$root/docs/api.md", FILE_IGNORE_NEW_LINES) as $i => $line) {
+        if (preg_match('/^\|[^|]*\|\s*`(dlock\.[a-z_]+)`\s*\|\s*`([^`]*)`\s*\|\s*(\S+)\s*\|/', $line, $m)) {
+            $rows[$m[1]] = [$m[2] === '""' ? '' : $m[2], $m[3], $i + 1];
+        }
+    }
+    foreach (ini_get_all('dlock') as $name => $ini) {
+        if (!isset($rows[$name])) {
+            $problems[] = "docs/api.md: the INI table has no row for $name";
+            continue;
+        }
+        [$default, $changeable, $no] = $rows[$name];
+        if ($default !== (string) $ini['global_value']) {
+            $problems[] = "docs/api.md:$no: $name defaults to \"$ini[global_value]\", the table says \"$default\"";
+        }
+        if ($changeable !== ($access[$ini['access']] ?? (string) $ini['access'])) {
+            $problems[] = "docs/api.md:$no: $name is " . ($access[$ini['access']] ?? $ini['access']) . ", the table says $changeable";
+        }
+        unset($rows[$name]);
+    }
+    foreach ($rows as $name => $row) {
+        $problems[] = "docs/api.md:$row[2]: the INI table names $name, which the extension does not have";
+    }
+} else {
+    $notes[] = 'the INI table of docs/api.md was not compared with the extension (not loaded: php -d extension=modules/dlock.so scripts/check_docs.php)';
 }
 
 foreach (array_unique($notes) as $n) {
