@@ -11,8 +11,12 @@
  * ```php block must pass `php -l` (a fragment gets "<?php" put in front);
  * a block of declarations only, such as the API's signatures, is marked
  * <!-- signatures --> on the line before it and is not linted. With the
- * extension loaded, the INI table of docs/api.md must match ini_get_all().
- *   php [-d extension=modules/dlock.so] scripts/check_docs.php   (exits 1 on any problem)
+ * extension loaded, the INI table of docs/api.md must match ini_get_all(),
+ * and a block marked <!-- runs --> (one that needs nothing but the extension
+ * and a ZooKeeper server) is run as written, with dlock.hosts set to
+ * DLOCK_TEST_HOSTS when that is set: it must exit 0 and print no PHP error.
+ *   php -n [-d extension=modules/dlock.so] scripts/check_docs.php   (exits 1 on any problem;
+ *   -n: the INI table is compared with the built-in defaults, not a php.ini's)
  */
 $root = dirname(__DIR__);
 
@@ -23,7 +27,7 @@ $pending = [
 ];
 
 $files = array_merge(['README.md'], array_map(fn($f) => 'docs/' . basename($f), glob("$root/docs/*.md")));
-$problems = $notes = [];
+$problems = $notes = $runnable = [];
 $links = 0;
 $anchorCache = [];
 
@@ -67,6 +71,7 @@ foreach ($files as $file) {
     $expect = null;    // a file marker waiting for its fenced block
     $code = null;      // [line, collected lines] of a ```php block to lint
     $signatures = false;   // the next block is marked <!-- signatures -->
+    $runs = false;         // the next block is marked <!-- runs -->
     foreach ($lines as $i => $line) {
         $no = $i + 1;
         if (preg_match('/^\s*(```|~~~)\s*(\w*)/', $line, $fm)) {
@@ -74,7 +79,7 @@ foreach ($files as $file) {
                 $snippet = [$expect[0], $expect[1], []];
                 $expect = null;
             } elseif (!$inFence && $fm[2] === 'php' && !$signatures) {
-                $code = [$no, []];
+                $code = [$no, [], $runs];
             } elseif ($inFence && $code) {
                 $src = implode("\n", $code[1]);
                 if (!str_starts_with(ltrim($src), '<?php')) {
@@ -88,10 +93,13 @@ foreach ($files as $file) {
                     $problems[] = "$file:$code[0]: the php block does not pass php -l: "
                         . preg_replace('/\s+/', ' ', strtok($said, "\n"));
                 }
+                if ($code[2]) {
+                    $runnable[] = [$file, $code[0], $src];
+                }
                 $code = null;
             }
             if (!$inFence) {
-                $signatures = false;
+                $signatures = $runs = false;
             }
             if ($inFence && $snippet) {
                 $want = "$root/$snippet[0]";
@@ -116,6 +124,9 @@ foreach ($files as $file) {
         }
         if (preg_match('/^\s*<!--\s*signatures\s*-->\s*$/', $line)) {
             $signatures = true;
+        }
+        if (preg_match('/^\s*<!--\s*runs\s*-->\s*$/', $line)) {
+            $runs = true;
         }
         if (preg_match('/^\s*<!--\s*file:\s*(\S+)\s*-->\s*$/', $line, $m)) {
             $expect = [$m[1], $no];
@@ -204,7 +215,38 @@ if (extension_loaded('dlock')) {
     foreach ($rows as $name => $row) {
         $problems[] = "docs/api.md:$row[2]: the INI table names $name, which the extension does not have";
     }
+    /* the blocks marked <!-- runs -->, with the extension this process loaded */
+    $so = null;
+    foreach (@file('/proc/self/maps', FILE_IGNORE_NEW_LINES) ?: [] as $line) {
+        if (preg_match('#\s(/\S*/dlock\.so)$#', $line, $m)) {
+            $so = $m[1];
+        }
+    }
+    $hosts = getenv('DLOCK_TEST_HOSTS');
+    foreach ($runnable as [$file, $no, $src]) {
+        if (!$so) {
+            $notes[] = "$file:$no: not run (cannot tell which dlock.so is loaded)";
+            continue;
+        }
+        $cmd = [PHP_BINARY, '-n', '-d', "extension=$so"];
+        if ($hosts) {
+            array_push($cmd, '-d', "dlock.hosts=$hosts");
+        }
+        $run = proc_open($cmd, [0 => ['pipe', 'r'], 1 => ['pipe', 'w'], 2 => ['pipe', 'w']], $pipes);
+        fwrite($pipes[0], $src);
+        fclose($pipes[0]);
+        $said = stream_get_contents($pipes[1]) . stream_get_contents($pipes[2]);
+        $rc = proc_close($run);
+        if ($rc !== 0 || preg_match('/(Fatal error|Warning|Notice|Deprecated):/', $said)) {
+            $problems[] = "$file:$no: the block marked <!-- runs --> failed (exit $rc"
+                . ($hosts ? ", ZooKeeper at $hosts" : ', dlock.hosts default') . '): '
+                . preg_replace('/\s+/', ' ', trim(strtok($said ?: '-', "\n")));
+        }
+    }
 } else {
+    if ($runnable) {
+        $notes[] = count($runnable) . ' blocks marked <!-- runs --> were not run (the extension is not loaded)';
+    }
     $notes[] = 'the INI table of docs/api.md was not compared with the extension (not loaded: php -d extension=modules/dlock.so scripts/check_docs.php)';
 }
 
