@@ -1,7 +1,8 @@
 <?php
 /*
  * Checks the documentation's relative links: every [text](target) and
- * ![alt](target) in README.md and docs/*.md whose target is not a URL must
+ * ![alt](target) in README.md, docs/*.md, each bridge's README.md and
+ * bench/README.md whose target is not a URL must
  * name a file or directory that exists, and a #anchor must name a heading of
  * the target Markdown file (GitHub's anchor spelling) or an explicit
  * <a id="..."> / <a name="..."> in it. Links inside code (fenced blocks,
@@ -10,7 +11,8 @@
  * is the file the tests run (scripts/test_bridges.sh runs those). Every other
  * ```php block must pass `php -l` (a fragment gets "<?php" put in front);
  * a block of declarations only, such as the API's signatures, is marked
- * <!-- signatures --> on the line before it and is not linted. With the
+ * <!-- signatures --> on the line before it (a piece of a larger file, such as
+ * a config array, <!-- fragment -->) and is not linted. With the
  * extension loaded, the INI table of docs/api.md must match ini_get_all(),
  * and a block marked <!-- runs --> (one that needs nothing but the extension
  * and a ZooKeeper server) is run as written, with dlock.hosts set to
@@ -26,7 +28,8 @@ $pending = [
     'docs/security.md' => 'TLS and credentials, written on the tls branch',
 ];
 
-$files = array_merge(['README.md'], array_map(fn($f) => 'docs/' . basename($f), glob("$root/docs/*.md")));
+$files = array_merge(['README.md'], array_map(fn($f) => substr($f, strlen($root) + 1),
+    array_merge(glob("$root/docs/*.md"), glob("$root/bridges/*/README.md"), glob("$root/bench/README.md"))));
 $problems = $notes = $runnable = [];
 $links = 0;
 $anchorCache = [];
@@ -122,7 +125,7 @@ foreach ($files as $file) {
             }
             continue;
         }
-        if (preg_match('/^\s*<!--\s*signatures\s*-->\s*$/', $line)) {
+        if (preg_match('/^\s*<!--\s*(signatures|fragment)\s*-->\s*$/', $line)) {
             $signatures = true;
         }
         if (preg_match('/^\s*<!--\s*runs\s*-->\s*$/', $line)) {
