@@ -1,24 +1,26 @@
 <?php
 /*
- * Checks the documentation's relative links: every [text](target) and
- * ![alt](target) in README.md, docs/*.md, each bridge's README.md and
- * bench/README.md whose target is not a URL must
- * name a file or directory that exists, and a #anchor must name a heading of
- * the target Markdown file (GitHub's anchor spelling) or an explicit
- * <a id="..."> / <a name="..."> in it. Links inside code (fenced blocks,
- * `spans`) are not links and are skipped. A fenced block right after a line
- * <!-- file: PATH --> must equal that file, so a snippet shown in the docs
- * is the file the tests run (scripts/test_bridges.sh runs those). Every other
- * ```php block must pass `php -l` (a fragment gets "<?php" put in front);
- * a block of declarations only, such as the API's signatures, is marked
- * <!-- signatures --> on the line before it (a piece of a larger file, such as
- * a config array, <!-- fragment -->) and is not linted. With the
- * extension loaded, the INI table of docs/api.md must match ini_get_all(),
- * and a block marked <!-- runs --> (one that needs nothing but the extension
- * and a ZooKeeper server) is run as written, with dlock.hosts set to
- * DLOCK_TEST_HOSTS when that is set: it must exit 0 and print no PHP error.
- *   php -n [-d extension=modules/dlock.so] scripts/check_docs.php   (exits 1 on any problem;
- *   -n: the INI table is compared with the built-in defaults, not a php.ini's)
+ * Checks the documentation: README.md, docs/*.md, each bridge's README.md and
+ * bench/README.md.
+ * - Links: every [text](target) and ![alt](target) whose target is not a URL
+ *   must name a file or directory that exists; a #anchor must name a heading
+ *   of the target Markdown file (GitHub's anchor spelling) or an explicit
+ *   <a id="..."> / <a name="..."> in it. Links inside code (fenced blocks,
+ *   `spans`) are not links.
+ * - Snippets: a fenced block right after a line <!-- file: PATH --> must equal
+ *   that file (scripts/test_bridges.sh runs those files). Every other ```php
+ *   block must pass `php -l` ("<?php" is put in front when missing), except a
+ *   block marked <!-- signatures --> (declarations only, such as the API) or
+ *   <!-- fragment --> (a piece of a larger file, such as a config array) on
+ *   the line before it.
+ * - With the extension loaded: the INI table of docs/api.md must match
+ *   ini_get_all('dlock'), and a block marked <!-- runs --> (one that needs
+ *   nothing but the extension and a ZooKeeper server) is run as written, with
+ *   dlock.hosts set to DLOCK_TEST_HOSTS when that is set: it must exit 0 and
+ *   print no PHP error.
+ *   php -n [-d extension=modules/dlock.so] scripts/check_docs.php
+ * Exits 1 on any problem. -n: the INI table is compared with the built-in
+ * defaults, not a php.ini's.
  */
 $root = dirname(__DIR__);
 
