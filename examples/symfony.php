@@ -8,7 +8,8 @@
  * holds grow with the order numbers.
  *
  *   php -d extension=modules/dlock.so examples/symfony.php [workers] [orders-each]
- *   (DLOCK_HOSTS selects the ZooKeeper server, default 127.0.0.1:2181)
+ *   (DLOCK_HOSTS selects the ZooKeeper server, default 127.0.0.1:2181; or DLOCK_DSN
+ *   another backend, e.g. redis://127.0.0.1:6379)
  */
 require __DIR__ . '/bridges_autoload.php';
 
@@ -18,7 +19,7 @@ use Symfony\Component\Lock\LockFactory;
 
 if (($argv[1] ?? '') === '--worker') {
     [, , $mode, $counter, $count] = $argv;
-    $store = new DlockStore(['hosts' => getenv('DLOCK_HOSTS') ?: '127.0.0.1:2181']);
+    $store = new DlockStore((getenv('DLOCK_DSN') ? ['dsn' => getenv('DLOCK_DSN')] : ['hosts' => getenv('DLOCK_HOSTS') ?: '127.0.0.1:2181']));
     $factory = new LockFactory($store);
     for ($i = 0; $i < (int) $count; $i++) {
         $key = new Key('orders');                        // ZooKeeper path /dlock/symfony/orders
@@ -59,4 +60,5 @@ dlock_demo_run(__FILE__, $argv, function ($mode, $workers, $each, $lines, $end, 
     printf("symfony %-9s %d workers x %d orders: %d numbers issued, %d unique, %d duplicates, counter ends at %d%s (%.2f s)\n",
         $mode, $workers, $each, count($numbers), $unique, count($numbers) - $unique, $end,
         $mode === 'locked' ? ($growing ? ', fencing tokens grow' : ', FENCING TOKENS OUT OF ORDER') : '', $seconds);
+    return $mode === 'unlocked' || ($growing && $unique === count($numbers));   // else a failure
 });

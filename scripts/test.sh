@@ -89,6 +89,9 @@ if ((${#@} == 0)); then
 	echo "$out" | tail -5
 fi
 
+echo "== docs (scripts/check_docs.php: links, anchors, snippets and the INI table of README.md and docs/)"
+if php -n -d "extension=$PWD/modules/dlock.so" scripts/check_docs.php; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
+
 echo "== phpt tests"
 [[ -f run-tests.php ]] || cp "$(php-config --prefix)"/lib/php/build/run-tests.php . 2>/dev/null ||
 	cp /usr/lib/php/*/build/run-tests.php .

@@ -4,10 +4,10 @@
 # DLOCK_TEST_HOSTS, Redis in DLOCK_TEST_REDIS, PostgreSQL in DLOCK_TEST_PG,
 # MariaDB in DLOCK_TEST_MYSQL, as scripts/test.sh exports them), then checks the root
 # composer.json's php-ext block (scripts/check_composer.php), runs the two
-# bridge examples, and validates the composer.json files (composer validate).
-# Each of those three is one more check. Ends with one line "N passed, N failed"
-# (a skipped, incomplete, risky or warned test counts as failed) and exits
-# non-zero on any failure.
+# bridge examples and examples/first_lock.php on every backend, and validates
+# the composer.json files (composer validate). Each of those four is one more
+# check. Ends with one line "N passed, N failed" (a skipped, incomplete, risky
+# or warned test counts as failed) and exits non-zero on any failure.
 #   DLOCK_TEST_HOSTS=127.0.0.1:21810 DLOCK_TEST_REDIS=127.0.0.1:26379 \
 #   DLOCK_TEST_PG=postgres://... DLOCK_TEST_MYSQL=mysql://... scripts/test_bridges.sh [phpunit args]
 # scripts/test.sh starts the servers and calls this; alone, start each with
@@ -65,12 +65,23 @@ echo "== composer.json php-ext block (PIE's schema)"
 if php scripts/check_composer.php; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
 
 echo "== examples/symfony.php and examples/laravel.php (locked runs issue no duplicate)"
+# run as the README shows them (no DLOCK_SO: the workers load the extension the
+# parent loaded); a run that prints a failure exits non-zero
 ok=1
 for ex in symfony laravel; do
-	out=$(DLOCK_HOSTS=$DLOCK_TEST_HOSTS DLOCK_SO=$PWD/modules/dlock.so timeout 120 \
-		php -n -d "extension=$PWD/modules/dlock.so" "examples/$ex.php" 4 10 2>&1)
+	out=$(env -u DLOCK_SO DLOCK_HOSTS=$DLOCK_TEST_HOSTS timeout 120 \
+		php "${load[@]}" "examples/$ex.php" 4 10 2>&1) || { echo "test_bridges: examples/$ex.php exited non-zero"; ok=0; }
 	echo "$out"
 	grep -q "^$ex locked .* 40 unique, 0 duplicates, counter ends at 40\(, fencing tokens grow\)\? (" <<<"$out" || ok=0
+done
+if ((ok)); then passed=$((passed + 1)); else failed=$((failed + 1)); fi
+
+echo "== examples/first_lock.php on every backend (the README's first lock and quick starts)"
+ok=1
+for dsn in "zookeeper://$DLOCK_TEST_HOSTS" "redis://$DLOCK_TEST_REDIS" "$DLOCK_TEST_PG" "$DLOCK_TEST_MYSQL"; do
+	out=$(timeout 60 php "${load[@]}" examples/first_lock.php "$dsn" 2>&1) &&
+		[[ $out == *"held, fencing token "*"held again, inside synchronized()"* ]] ||
+		{ echo "test_bridges: examples/first_lock.php failed on ${dsn%%://*}:"; echo "$out"; ok=0; }
 done
 if ((ok)); then passed=$((passed + 1)); else failed=$((failed + 1)); fi
 

@@ -376,7 +376,7 @@ function torture_exclusive(array $a, array $b): bool
 }
 
 /** Redis: whether the overlap of holds $a and $b follows a FLUSHALL or an
- * eviction of $res's key, which the README documents: the old holder's
+ * eviction of $res's key, which docs/redis.md documents: the old holder's
  * isAcquired() stays true until its watchdog's next renewal (lease/3), so
  * an overlap that ends within a lease (+1 s) of the deletion is excused.
  * The fencing order is never excused. */

@@ -96,7 +96,7 @@ pcntl_signal(SIGALRM, $handler);
  * other locks of the same backend and server (another name, the same name
  * through another object, the very object being acquired), lists
  * participants(), forks (the child using dlock or not), or ends the process
- * (after releasing what it holds, the README's SIGTERM pattern, or not). */
+ * (after releasing what it holds, the SIGTERM pattern of docs/redis.md, or not). */
 function handler_use_locks(int $r): void
 {
     global $opts, $root, $cur, $allowThrow;
@@ -175,8 +175,8 @@ function handler_nested_wait(): void
     }
 }
 
-/** The handler ends the process mid-call: either the README's SIGTERM
- * pattern (release what we hold, then exit) or a bare exit (request
+/** The handler ends the process mid-call: either the SIGTERM pattern of
+ * docs/redis.md (release what we hold, then exit) or a bare exit (request
  * shutdown releases). */
 function handler_exit(): void
 {
@@ -1027,7 +1027,7 @@ function hold_long(array $holds): void
 /** The "users" generator: one process, two credentials. Redis: m0 as ACL
  * user alice and m1 as bob, on the same server, held together past several
  * leases. MySQL: m0 through a second database of the same server: a lock
- * lives in its DSN's database (README, "PostgreSQL and MySQL"), so this is
+ * lives in its DSN's database (docs/sql.md, "Waiting in the server"), so this is
  * its own resource, m0@db2, whose holders must exclude each other and whose
  * tokens must stay ordered beside the first database's m0. */
 function sc_users(): void

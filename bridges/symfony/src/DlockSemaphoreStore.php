@@ -30,8 +30,8 @@ use Symfony\Component\Semaphore\PersistingStoreInterface;
  * or at request end) and exists() is false, so isExpired() and isAcquired()
  * never disagree. putOffExpiration() moves the end on while every lease is
  * still held. A lease also ends with delete(), request end or the loss of its
- * session. Every process must use one limit per resource (see dlock's README
- * on semaphores). A weight above 1 takes its leases one after the other (all
+ * session. Every process must use one limit per resource (see dlock's
+ * docs/api.md on semaphores). A weight above 1 takes its leases one after the other (all
  * or none: on a shortfall those taken are given back). A full semaphore is a
  * SemaphoreAcquiringException (acquire() false); an unreachable server or a
  * lost session is a RuntimeException (acquire() throws), as with Symfony's

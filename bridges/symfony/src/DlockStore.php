@@ -183,7 +183,7 @@ class DlockStore implements BlockingStoreInterface, BlockingSharedLockStoreInter
     }
 
     /**
-     * The fencing token of the hold behind $key (see dlock's README, "Fencing
+     * The fencing token of the hold behind $key (see dlock's docs/api.md, "Fencing
      * tokens"): strictly increasing across successive holders of a resource.
      * $store names the store whose hold is meant; without it the key must
      * hold through exactly one DlockStore (a key saved through several, as
