@@ -14,6 +14,7 @@
 
 #include "../core/dlock_core.h"
 #include "../core/zk/dlock_zk_lock.h"
+#include "../core/zk/dlock_zk_log.h"
 #include "../core/zk/dlock_zk_path.h"
 #include "../core/zk/dlock_zk_pool.h"
 #include "../core/zk/dlock_zk_queue.h"

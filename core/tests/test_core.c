@@ -9,6 +9,7 @@
 
 #include "../dlock_core.h"
 #include "../zk/dlock_zk_lock.h"
+#include "../zk/dlock_zk_log.h"
 #include "../zk/dlock_zk_path.h"
 #include "../zk/dlock_zk_pool.h"
 #include "../zk/dlock_zk_queue.h"

@@ -4,6 +4,7 @@
 
 #include "dlock_zk_create.h"
 #include "dlock_zk_lock.h"
+#include "dlock_zk_log.h"
 #include "dlock_zk_path.h"
 #include "dlock_zk_pool.h"
 #include "dlock_zk_queue.h"

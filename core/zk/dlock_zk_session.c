@@ -1,6 +1,7 @@
 /* dlock_zk_session.c: a ZooKeeper session, its health and the single condition
  * variable that blocked callers wait on. The client's completion thread runs
- * only the watchers and completions below, which record and signal. */
+ * only the watchers and completions below (and the node watcher of
+ * dlock_zk_watch.c), which record and signal. */
 #include "dlock_zk_session.h"
 
 #include <errno.h>
@@ -12,90 +13,13 @@
 #include <unistd.h>
 
 #include "dlock_zk_reaper.h"
-
-typedef enum sess_state {
-	SESS_CONNECTING = 0, /* not (yet, or no longer) connected; session may be alive */
-	SESS_CONNECTED,      /* connected, session alive */
-	SESS_DEAD,           /* expired, auth failed, or declared dead locally: final */
-} sess_state;
-
-struct dlock_session {
-	zhandle_t *zh;              /* the client handle; closed by the last unref */
-	dlock_reaper *reaper;       /* guaranteed deletes; stopped before the close */
-	char *hosts;                /* connect string (owned) */
-	char *auth;                 /* "user:password" or NULL (owned; wiped on free) */
-	int timeout_cfg;            /* requested session timeout, ms */
-	int64_t connect_timeout_ms; /* how long connects are waited for */
-	pid_t owner;                /* pid that opened the session */
-	unsigned refs;              /* references; touched by the owning thread only */
-	int closed;                 /* zh closed after the session was declared dead (owner thread) */
-	struct ACL acl_entries[2];  /* ACL for nodes when auth is set */
-	struct ACL_vector acl;      /* points at acl_entries */
-	pthread_mutex_t mu;         /* guards the fields below, and the reaper pointer */
-	pthread_cond_t cond;        /* signalled on any state change or watch event */
-	sess_state state;           /* last state seen, or DEAD declared locally */
-	int64_t disconnected_at;    /* when CONNECTED turned CONNECTING, ms */
-	int negotiated_ms;          /* session timeout the server granted */
-	int64_t session_id;         /* server-assigned id, set on the first connect */
-	int auth_done;              /* the add_auth completion ran */
-	int auth_rc;                /* its result */
-	dlock_watch *watches;       /* watched nodes, each the context of its client watcher */
-	uint64_t notifications;     /* node-watch events received */
-	size_t inflight_deletes;    /* async deletes without a reply yet */
-};
-
-/* One node watched on this session: the context passed with
- * dlock_session_watcher for it, the same one every time, so the client keeps
- * one watcher object per node however often it is armed (it skips a watcher
- * already registered with the same function and context). Each waiter
- * remembers `fired` when it arms and waits until it changes: events are
- * never consumed, so waiters nested in one another (a signal handler that
- * waits inside a wait) each see their own. Freed once no waiter uses it, no
- * request to arm it is in flight and the client holds no watcher for it (it
- * fired, or was never set); every field is guarded by the session mutex. */
-struct dlock_watch {
-	dlock_watch *prev, *next; /* in s->watches */
-	unsigned users;           /* waiters holding it (dlock_session_watch_get) */
-	unsigned pending;         /* arming requests without a reply yet */
-	int registered;           /* the client holds a watcher with this context */
-	uint64_t fired;           /* node events delivered so far */
-	int type;                 /* the last one's type */
-	char path[];              /* the watched node */
-};
+#include "dlock_zk_session_int.h"
 
 /* An asynchronous delete in flight; freed by its completion. */
 typedef struct delete_op {
 	dlock_session *s; /* outlives the op: the close waits for completions */
 	char path[];      /* node to delete */
 } delete_op;
-
-static FILE *zklog_stream;
-
-int dlock_zklog_configure(const char *path, dlock_err *err)
-{
-	FILE *f = NULL;
-	int rc = DLOCK_OK;
-
-	if (path && *path) {
-		f = fopen(path, "a");
-		if (!f) {
-			rc = dlock_err_set(err, DLOCK_EINVAL, 0, "cannot open ZooKeeper log file: %s",
-			                   strerror(errno));
-		}
-	}
-	if (f) {
-		setvbuf(f, NULL, _IOLBF, 0);
-		zoo_set_log_stream(f);
-		zoo_set_debug_level(ZOO_LOG_LEVEL_INFO);
-	} else {
-		zoo_set_debug_level((ZooLogLevel)0);
-	}
-	if (zklog_stream) {
-		fclose(zklog_stream);
-	}
-	zklog_stream = f;
-	return rc;
-}
 
 /* Declares the session dead when it has been disconnected for longer than its
  * timeout: the server has expired it by now, but the client cannot hear that
@@ -139,112 +63,6 @@ static void session_watcher(zhandle_t *zh, int type, int state, const char *path
 		dlock_reaper_connected(s->reaper); /* under mu: the close clears it under mu */
 	}
 	pthread_cond_broadcast(&s->cond);
-	pthread_mutex_unlock(&s->mu);
-}
-
-/* Frees w when nothing refers to it any more. Called with s->mu held. */
-static void watch_maybe_free(dlock_session *s, dlock_watch *w)
-{
-	if (w->users || w->pending || w->registered) {
-		return;
-	}
-	if (w->prev) {
-		w->prev->next = w->next;
-	} else {
-		s->watches = w->next;
-	}
-	if (w->next) {
-		w->next->prev = w->prev;
-	}
-	free(w);
-}
-
-void dlock_session_watcher(zhandle_t *zh, int type, int state, const char *path, void *ctx)
-{
-	dlock_session *s = (dlock_session *)zoo_get_context(zh);
-	dlock_watch *w = ctx;
-
-	(void)state;
-	(void)path;
-	if (type == ZOO_SESSION_EVENT || !s || !w) {
-		return; /* the default watcher handles session events; the watcher stays armed */
-	}
-	pthread_mutex_lock(&s->mu);
-	s->notifications++;
-	w->fired++;
-	w->type = type;
-	w->registered = 0; /* a node event removes the client's watcher */
-	pthread_cond_broadcast(&s->cond);
-	watch_maybe_free(s, w);
-	pthread_mutex_unlock(&s->mu);
-}
-
-dlock_watch *dlock_session_watch_get(dlock_session *s, const char *path)
-{
-	size_t len = strlen(path);
-	dlock_watch *w;
-
-	pthread_mutex_lock(&s->mu);
-	for (w = s->watches; w && strcmp(w->path, path) != 0; w = w->next) {
-	}
-	if (!w && (w = calloc(1, sizeof(*w) + len + 1)) != NULL) {
-		memcpy(w->path, path, len + 1);
-		w->next = s->watches;
-		if (w->next) {
-			w->next->prev = w;
-		}
-		s->watches = w;
-	}
-	if (w) {
-		w->users++;
-	}
-	pthread_mutex_unlock(&s->mu);
-	return w;
-}
-
-void dlock_session_watch_put(dlock_session *s, dlock_watch *w)
-{
-	if (!w) {
-		return;
-	}
-	pthread_mutex_lock(&s->mu);
-	w->users--;
-	watch_maybe_free(s, w);
-	pthread_mutex_unlock(&s->mu);
-}
-
-const char *dlock_watch_path(const dlock_watch *w)
-{
-	return w->path;
-}
-
-uint64_t dlock_session_watch_mark(dlock_session *s, dlock_watch *w)
-{
-	uint64_t n;
-
-	pthread_mutex_lock(&s->mu);
-	n = w->fired;
-	pthread_mutex_unlock(&s->mu);
-	return n;
-}
-
-void dlock_session_watch_sent(dlock_session *s, dlock_watch *w)
-{
-	pthread_mutex_lock(&s->mu);
-	w->pending++;
-	pthread_mutex_unlock(&s->mu);
-}
-
-void dlock_session_watch_replied(dlock_session *s, dlock_watch *w, int zrc)
-{
-	pthread_mutex_lock(&s->mu);
-	w->pending--;
-	if (zrc == ZOK) {
-		/* the client registered the watcher when this reply arrived, after
-		 * every event before it: replies and events reach us in order */
-		w->registered = 1;
-	}
-	watch_maybe_free(s, w);
 	pthread_mutex_unlock(&s->mu);
 }
 

@@ -34,11 +34,6 @@ typedef enum dlock_health {
 	DLOCK_HEALTH_DEAD       /* expired, disconnected for longer, closed, or a fork parent's */
 } dlock_health;
 
-/* Routes the ZooKeeper client's own log: to `path` (appended, INFO level) when
- * path is non-empty, otherwise nowhere. Process-wide. Returns DLOCK_OK or
- * DLOCK_EINVAL when the file cannot be opened (logging then stays off). */
-int dlock_zklog_configure(const char *path, dlock_err *err);
-
 /* Opens a session, waits until it is connected (and authenticated when
  * cfg->auth is set), at most cfg->connect_timeout_ms, calling intr between
  * slices. On success *out holds the only reference. Returns DLOCK_OK,
