@@ -43,6 +43,11 @@ while (($#)); do
 done
 [[ -n $seed ]] || seed=$(( $(od -An -N4 -tu4 /dev/urandom) % 1000000 ))
 echo "torture: seed $seed, $seconds s, $mode, $k contenders"
+# the judge keys histories by process id: in a long run a small pid_max lets
+# the kernel reuse a pid, and two contenders' histories would merge
+if ((seconds > 300)) && (($(cat /proc/sys/kernel/pid_max 2>/dev/null || echo 4194304) < 4194304)); then
+	echo "torture: warning: kernel.pid_max is $(cat /proc/sys/kernel/pid_max); a run this long may reuse pids, which merges histories (sysctl kernel.pid_max=4194304)"
+fi
 scripts/setup.sh >/dev/null || { echo "torture: build failed"; exit 1; }
 
 base=${DLOCK_TORTURE_PORT:-23000}
