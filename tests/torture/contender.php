@@ -115,12 +115,17 @@ function handler_use_locks(int $r): void
         } elseif ($r < 65 && $cur !== null && $cur[1] && !($cur[0] instanceof DistributedMultiLock)) {
             /* the same name through another object of the same kind */
             [$obj, $parts, $label] = $cur;
+            /* the same server and database as the interrupted object: m0@db2
+             * lives in the second database (sc_users), and an object on the
+             * first one's m0 is another lock (recorded as m0@db2, it mixed
+             * the two databases' token counters in the history) */
+            $o2 = str_ends_with($parts[0][0], '@db2') ? ['dsn' => getenv('DLOCK_TORTURE_DB2')] + $opts : $opts;
             $l = $obj instanceof DistributedSemaphore
-                ? new DistributedSemaphore($obj->getPath(), $obj->getMaxLeases(), $opts)
-                : new DistributedLock($obj->getPath(), $opts);
+                ? new DistributedSemaphore($obj->getPath(), $obj->getMaxLeases(), $o2)
+                : new DistributedLock($obj->getPath(), $o2);
             $kind = $obj instanceof DistributedSemaphore ? 'S' : 'X';
             if ($parts[0][1] === 'R' || $parts[0][1] === 'W') {
-                $rw = new DistributedReadWriteLock($obj->getPath(), $opts);
+                $rw = new DistributedReadWriteLock($obj->getPath(), $o2);
                 $kind = mt_rand(0, 1) ? 'R' : 'W';
                 $l = $kind === 'R' ? $rw->readLock() : $rw->writeLock();
             }
