@@ -10,6 +10,9 @@
 
 #include "dlock_path.h"
 
+/* only for the version macros in the rediss:// message */
+#include <hiredis/hiredis.h>
+
 char *dlock_strndup(const char *s, size_t len)
 {
 	char *d = malloc(len + 1);
@@ -222,6 +225,8 @@ void dlock_target_where(const dlock_target *t, char *buf, size_t size)
 	if (t->backend == DLOCK_BACKEND_REDIS && t->sentinels) {
 		snprintf(buf, size, "redis-sentinel://%s/%s/%d", t->sentinels,
 		         t->master_name ? t->master_name : "", t->db);
+	} else if (t->backend == DLOCK_BACKEND_REDIS && t->host && t->host[0] == '/') {
+		snprintf(buf, size, "redis://%s?db=%d", t->host, t->db); /* a Unix socket */
 	} else if (t->backend == DLOCK_BACKEND_REDIS) {
 		snprintf(buf, size, "redis://%s%s%s:%d/%d", strchr(t->host ? t->host : "", ':') ? "[" : "",
 		         t->host ? t->host : "", strchr(t->host ? t->host : "", ':') ? "]" : "", t->port,
@@ -712,6 +717,80 @@ fail:
 	return rc;
 }
 
+/* A Redis Unix socket, "[[user]:password@]/path/to.sock[?db=N]" (after
+ * "redis://" or "unix://"): credentials as in a redis:// DSN, the path
+ * absolute (at most 107 bytes, sun_path's room), the database only as a
+ * "db" parameter (a "/N" would be part of the path). The path goes to
+ * t->host (a host starting with "/" is a socket), the port is 0. */
+static int dlock_dsn_redis_socket(const char *p, size_t len, dlock_target *t, dlock_err *err)
+{
+	const char *end = p + len, *query = memchr(p, '?', len), *path, *at;
+	char *sock;
+	long db = 0;
+	size_t i;
+	int rc;
+
+	if (query) {
+		end = query;
+	}
+	path = memchr(p, '/', (size_t)(end - p));
+	at = memchr(p, '@', (size_t)(end - p));
+	if (at && at > path) {
+		at = NULL; /* an "@" inside the path */
+	}
+	if (query &&
+	    (len - (size_t)(query - p) < 5 || memcmp(query, "?db=", 4) != 0 ||
+	     !dlock_dsn_number(query + 4, len - (size_t)(query - p) - 4, &db) || db > 1000000)) {
+		return dlock_err_set(err, DLOCK_EINVAL, 0,
+		                     "redis socket DSN takes one parameter, db=N (0 to 1000000): "
+		                     "redis:///path/to.sock?db=2");
+	}
+	if ((size_t)(end - path) > 107 || memchr(path, '#', (size_t)(end - path))) {
+		return dlock_err_set(err, DLOCK_EINVAL, 0,
+		                     "redis socket path must be an absolute path of at most 107 bytes");
+	}
+	for (i = 0; path + i < end; i++) {
+		if ((unsigned char)path[i] < 0x20 || path[i] == 0x7f) {
+			return dlock_err_set(err, DLOCK_EINVAL, 0,
+			                     "redis socket path must not contain control characters");
+		}
+	}
+	if (!(sock = dlock_strndup(path, (size_t)(end - path)))) {
+		return dlock_err_set(err, DLOCK_ENOMEM, 0, "out of memory");
+	}
+	if (at) {
+		/* credentials: parsed as those of "redis://creds@x:1" */
+		char *buf = malloc((size_t)(at - p) + sizeof("@x:1"));
+
+		if (!buf) {
+			free(sock);
+			return dlock_err_set(err, DLOCK_ENOMEM, 0, "out of memory");
+		}
+		memcpy(buf, p, (size_t)(at - p));
+		memcpy(buf + (at - p), "@x:1", sizeof("@x:1"));
+		rc = dlock_dsn_server("redis", DLOCK_BACKEND_REDIS, buf, strlen(buf), t, err);
+		memset(buf, 0, strlen(buf));
+		free(buf);
+		if (rc != DLOCK_OK) {
+			free(sock);
+			return rc;
+		}
+	} else {
+		free(t->user);
+		dlock_dsn_free_secret(&t->password);
+		t->user = NULL;
+	}
+	free(t->host);
+	free(t->sentinels);
+	free(t->master_name);
+	t->sentinels = t->master_name = NULL;
+	t->host = sock;
+	t->port = 0;
+	t->db = (int)db;
+	t->backend = DLOCK_BACKEND_REDIS;
+	return DLOCK_OK;
+}
+
 /* "[[user]:password@]host:port[,host:port...]/master[/db]" */
 static int dlock_dsn_sentinel(const char *p, size_t len, dlock_target *t, dlock_err *err)
 {
@@ -797,7 +876,8 @@ static int dlock_dsn_sentinel(const char *p, size_t len, dlock_target *t, dlock_
 
 int dlock_dsn_parse(const char *dsn, size_t len, dlock_target *t, dlock_err *err)
 {
-	static const char zk[] = "zookeeper://", redis[] = "redis://", sentinel[] = "redis-sentinel://";
+	static const char zk[] = "zookeeper://", redis[] = "redis://", sentinel[] = "redis-sentinel://",
+	                  rediss[] = "rediss://";
 	static const struct {
 		const char *scheme;
 		dlock_backend_id backend;
@@ -811,6 +891,31 @@ int dlock_dsn_parse(const char *dsn, size_t len, dlock_target *t, dlock_err *err
 	if (len > DLOCK_DSN_MAX || memchr(dsn, '\0', len)) {
 		return dlock_err_set(err, DLOCK_EINVAL, 0, "DSN must be at most %d bytes without NUL",
 		                     DLOCK_DSN_MAX);
+	}
+	for (i = 0; i < 2; i++) {
+		/* a Unix socket: "redis://" or "unix://", then [creds@]/path */
+		const char *scheme = i ? "unix://" : redis, *rest, *slash;
+		size_t n = strlen(scheme);
+
+		if (len > n && strncasecmp(dsn, scheme, n) == 0) {
+			rest = dsn + n;
+			slash = memchr(rest, '/', len - n);
+			if (i || (slash && (slash == rest || slash[-1] == '@'))) {
+				if (!slash || (slash != rest && slash[-1] != '@')) {
+					return dlock_err_set(err, DLOCK_EINVAL, 0,
+					                     "unix DSN must be unix://[[user]:password@]/path/to.sock");
+				}
+				return dlock_dsn_redis_socket(rest, len - n, t, err);
+			}
+		}
+	}
+	if (len >= sizeof(rediss) - 1 && strncasecmp(dsn, rediss, sizeof(rediss) - 1) == 0) {
+		return dlock_err_set(err, DLOCK_EINVAL, 0,
+		                     "rediss:// (Redis over TLS) needs hiredis with TLS (hiredis_ssl, "
+		                     "hiredis 1.0 or later); this dlock was built with hiredis %d.%d.%d, "
+		                     "which has none: reach a TLS-only Redis through a local TLS proxy "
+		                     "(stunnel) or keep it on a private network (docs/security.md)",
+		                     HIREDIS_MAJOR, HIREDIS_MINOR, HIREDIS_PATCH);
 	}
 	if (len >= sizeof(redis) - 1 && strncasecmp(dsn, redis, sizeof(redis) - 1) == 0) {
 		int rc = dlock_dsn_server("redis", DLOCK_BACKEND_REDIS, dsn + sizeof(redis) - 1,
