@@ -911,10 +911,9 @@ int dlock_dsn_parse(const char *dsn, size_t len, dlock_target *t, dlock_err *err
 	}
 	if (len >= sizeof(rediss) - 1 && strncasecmp(dsn, rediss, sizeof(rediss) - 1) == 0) {
 		return dlock_err_set(err, DLOCK_EINVAL, 0,
-		                     "rediss:// (Redis over TLS) needs hiredis with TLS (hiredis_ssl, "
-		                     "hiredis 1.0 or later); this dlock was built with hiredis %d.%d.%d, "
-		                     "which has none: reach a TLS-only Redis through a local TLS proxy "
-		                     "(stunnel) or keep it on a private network (docs/security.md)",
+		                     "rediss:// is not supported: dlock was built with hiredis %d.%d.%d, "
+		                     "without TLS (hiredis_ssl needs 1.0+); use a local TLS proxy "
+		                     "(stunnel) or a private network: docs/security.md",
 		                     HIREDIS_MAJOR, HIREDIS_MINOR, HIREDIS_PATCH);
 	}
 	if (len >= sizeof(redis) - 1 && strncasecmp(dsn, redis, sizeof(redis) - 1) == 0) {
