@@ -26,14 +26,14 @@ $cases = [
 ];
 foreach ($cases as $b => [$sock, $tcp, $missing]) {
     $name = 'dlock-tests:t03-sock:' . str_replace(' ', '-', $b);
-    $child = '$l = new DistributedLock($argv[1], ["dsn" => $argv[2], "connect_timeout" => 5]);
+    $child = '$l = new DistributedLock($argv[1], ["dsn" => $argv[2], "connect_timeout" => 30]);
 $ok = $l->tryAcquire(); echo $ok ? "free " . ($l->getFencingToken() > 0 ? "token" : "no-token") : "held", "\n";';
-    $l = new DistributedLock($name, ['dsn' => $sock, 'connect_timeout' => 5]);
+    $l = new DistributedLock($name, ['dsn' => $sock, 'connect_timeout' => 30]);
     dlt_check($l->tryAcquire(), "$b: tryAcquire over the socket");
     $c = dlt_sspawn($child, [$name, $tcp]);
     dlt_check(dlt_line($c) === 'held', "$b: another process over TCP finds it held");
     $l->release();
-    $t = new DistributedLock($name, ['dsn' => $tcp, 'connect_timeout' => 5]);
+    $t = new DistributedLock($name, ['dsn' => $tcp, 'connect_timeout' => 30]);
     dlt_check($t->tryAcquire(), "$b: free again over TCP after the release, taken");
     $c = dlt_sspawn($child, [$name, $sock]);
     dlt_check(dlt_line($c) === 'held', "$b: another process over the socket finds the TCP holder");

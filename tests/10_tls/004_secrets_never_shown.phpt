@@ -27,7 +27,7 @@ $server = ['postgres' => "postgres://dlock@127.0.0.1:$pg[1]/dlock", 'mysql' => "
 foreach ($server as $b => $dsn) {
     $withPw = str_replace('dlock@', "dlock:$secret@", $dsn);
     foreach (['in the DSN' => ['dsn' => $withPw], 'in password_file' => ['dsn' => $dsn, 'password_file' => $bad]] as $where => $o) {
-        $l = new DistributedLock("dlock-tests:t04:$b", $o + ['connect_timeout' => 5]);
+        $l = new DistributedLock("dlock-tests:t04:$b", $o + ['connect_timeout' => 30]);
         try {
             $l->tryAcquire();
             echo "$b: a wrong password $where was accepted\n";
@@ -44,11 +44,11 @@ foreach ($server as $b => $dsn) {
         $seen .= ob_get_clean();
     }
     /* the right password from a file, the DSN's wrong one replaced */
-    $l = new DistributedLock("dlock-tests:t04:$b", ['dsn' => str_replace('dlock@', "dlock:$secret@", $dsn), 'password_file' => $good, 'connect_timeout' => 5]);
+    $l = new DistributedLock("dlock-tests:t04:$b", ['dsn' => str_replace('dlock@', "dlock:$secret@", $dsn), 'password_file' => $good, 'connect_timeout' => 30]);
     dlt_check($l->tryAcquire() && $l->getFencingToken() > 0, "$b: password_file's password logs in (and replaces the DSN's)");
     $l->release();
 }
-$l = new DistributedLock('dlock-tests:t04:redis', ['dsn' => "redis://$redis", 'password_file' => $bad, 'connect_timeout' => 5]);
+$l = new DistributedLock('dlock-tests:t04:redis', ['dsn' => "redis://$redis", 'password_file' => $bad, 'connect_timeout' => 30]);
 [$cls] = dlt_throws(fn() => $l->tryAcquire(), $msg);
 $seen .= $msg;
 dlt_check(str_starts_with($cls, 'DistributedLock'), 'redis: AUTH with password_file is sent (this server has no password: refused)', [$cls, $msg]);
