@@ -1,5 +1,5 @@
 --TEST--
-TLS (postgres): a lock over verified TLS (sslmode=verify-full, the session encrypted in pg_stat_ssl, a client certificate too); a wrong CA, a certificate for another name, a plain-text server behind sslmode=require/verify-full and a server that never answers the handshake each give DistributedLockConnectionException within connect_timeout, never a lock
+TLS (postgres): every lock kind over verified TLS (sslmode=verify-full, the session encrypted in pg_stat_ssl, a client certificate too); a wrong CA, a certificate for another name, a plain-text server behind sslmode=require/verify-full and a server that never answers the handshake each give DistributedLockConnectionException within connect_timeout, never a lock
 --EXTENSIONS--
 dlock
 pdo
@@ -34,6 +34,23 @@ $m = new DistributedLock($name, ['dsn' => $cert, 'connect_timeout' => 30]);
 dlt_check($m->tryAcquire(), 'with a client certificate (sslcert, sslkey): held after the release');
 $m->release();
 
+/* every lock kind over TLS */
+$o = ['dsn' => $dsn, 'connect_timeout' => 30];
+$rw = new DistributedReadWriteLock("$name-rw", $o);
+dlt_check($rw->readLock()->tryAcquire(), 'read-write lock over TLS: a read lock held');
+$c = dlt_sspawn('$o = ["dsn" => $argv[2], "connect_timeout" => 30];
+$w = new DistributedReadWriteLock($argv[1], $o); echo $w->writeLock()->tryAcquire() ? "w" : "-";
+$r = new DistributedReadWriteLock($argv[1], $o); echo $r->readLock()->tryAcquire() ? "r" : "-", "\n";', ["$name-rw", $dsn]);
+dlt_check(dlt_line($c) === '-r', 'another process over TLS: the write lock refused, a second read lock held');
+$rw->readLock()->release();
+$sem = [new DistributedSemaphore("$name-sem", 2, $o), new DistributedSemaphore("$name-sem", 2, $o), new DistributedSemaphore("$name-sem", 2, $o)];
+dlt_check($sem[0]->tryAcquire() && $sem[1]->tryAcquire() && !$sem[2]->tryAcquire(), 'semaphore of 2 over TLS: two leases, the third refused');
+$sem[0]->release();
+$sem[1]->release();
+$multi = new DistributedMultiLock([new DistributedLock("$name-m1", $o), new DistributedLock("$name-m2", $o)]);
+dlt_check($multi->tryAcquire() && count(DistributedLock::participants("$name-m1", $o)) === 1, 'multi-lock over TLS held, participants() over TLS sees its holder');
+$multi->release();
+
 /* failures: each a connection exception within connect_timeout, never held */
 $silent = stream_socket_server('tcp://127.0.0.1:0');
 $silentPort = (int) substr(strrchr(stream_socket_get_name($silent, false), ':'), 1);
@@ -61,7 +78,8 @@ fclose($silent);
 <?php
 require __DIR__ . '/../inc/sql.inc';
 dlt_sql_own_stop('postgres', 70);
-dlt_sql_clean(dlt_skey('t01-tls', 'postgres'));
+$n = dlt_skey('t01-tls', 'postgres');
+dlt_sql_clean($n, "$n-rw", "$n-sem", "$n-m1", "$n-m2");
 ?>
 --EXPECT--
 pg.sh start-tls prints a verify-full DSN and leaves a test CA and a wrong CA
@@ -69,6 +87,10 @@ tryAcquire over verify-full TLS: held, with a token
 every dlock session on the server is TLS (pg_stat_ssl)
 another process over TLS finds it held
 with a client certificate (sslcert, sslkey): held after the release
+read-write lock over TLS: a read lock held
+another process over TLS: the write lock refused, a second read lock held
+semaphore of 2 over TLS: two leases, the third refused
+multi-lock over TLS held, participants() over TLS sees its holder
 a CA that did not sign the certificate: DistributedLockConnectionException (certificate verify failed) within connect_timeout
 a certificate for another name (127.0.0.1, certificate for localhost): DistributedLockConnectionException (does not match host name) within connect_timeout
 a plain-text server behind sslmode=require: DistributedLockConnectionException (does not support SSL) within connect_timeout
