@@ -14,6 +14,7 @@
 #include "php_main.h"
 #include "SAPI.h"
 #include "zend_exceptions.h"
+#include "zend_attributes.h" /* #[\SensitiveParameter] in dlock_arginfo.h */
 #include "zend_interfaces.h"
 #include "ext/spl/spl_exceptions.h"
 

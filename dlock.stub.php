@@ -3,6 +3,7 @@
 /**
  * @generate-class-entries
  * @undocumentable
+ * @generate-legacy-arginfo 80100
  */
 
 /** What every dlock lock object can do. */
@@ -34,7 +35,7 @@ interface DistributedLockInterface
  */
 final class DistributedLock implements DistributedLockInterface
 {
-    public function __construct(string $path, array $options = []) {}
+    public function __construct(string $path, #[\SensitiveParameter] array $options = []) {}
 
     public function acquire(?float $timeout = null): bool {}
 
@@ -56,7 +57,7 @@ final class DistributedLock implements DistributedLockInterface
      * The queue at $path in order: holder first, then waiters.
      * @return array<int, array{node: string, data: string, token: int, holder: bool}>
      */
-    public static function participants(string $path, array $options = []): array {}
+    public static function participants(string $path, #[\SensitiveParameter] array $options = []): array {}
 }
 
 /**
@@ -66,7 +67,7 @@ final class DistributedLock implements DistributedLockInterface
  */
 final class DistributedReadWriteLock
 {
-    public function __construct(string $path, array $options = []) {}
+    public function __construct(string $path, #[\SensitiveParameter] array $options = []) {}
 
     public function readLock(): DistributedLock {}
 
@@ -75,7 +76,7 @@ final class DistributedReadWriteLock
     public function getPath(): string {}
 
     /** @return array<int, array{node: string, data: string, token: int, holder: bool, type: string}> */
-    public static function participants(string $path, array $options = []): array {}
+    public static function participants(string $path, #[\SensitiveParameter] array $options = []): array {}
 }
 
 /**
@@ -85,7 +86,7 @@ final class DistributedReadWriteLock
  */
 final class DistributedSemaphore implements DistributedLockInterface
 {
-    public function __construct(string $path, int $maxLeases, array $options = []) {}
+    public function __construct(string $path, int $maxLeases, #[\SensitiveParameter] array $options = []) {}
 
     /** @implementation-alias DistributedLock::acquire */
     public function acquire(?float $timeout = null): bool {}
@@ -114,7 +115,7 @@ final class DistributedSemaphore implements DistributedLockInterface
     public function getMaxLeases(): int {}
 
     /** @return array<int, array{node: string, data: string, token: int, holder: bool}> */
-    public static function participants(string $path, int $maxLeases, array $options = []): array {}
+    public static function participants(string $path, int $maxLeases, #[\SensitiveParameter] array $options = []): array {}
 }
 
 /**

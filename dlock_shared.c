@@ -179,9 +179,68 @@ static bool php_dlock_string_option(zval *val, const char *name, uint32_t arg_nu
 	return true;
 }
 
+/* Reads the password of option "password_file" from the local file path:
+ * its first line without the line end, 1 to DLOCK_AUTH_MAX bytes, no NUL.
+ * open_basedir applies; no stream wrapper but plain files; no warning. Stores
+ * a malloc()ed copy in *out. On failure throws a ValueError naming the file
+ * (never its contents) and returns false. */
+static bool php_dlock_password_file(zend_string *path, uint32_t arg_num, char **out)
+{
+	char buf[DLOCK_AUTH_MAX + 3];
+	php_stream *s = NULL;
+	size_t n = 0;
+	ssize_t got;
+
+	if (ZSTR_LEN(path) == 0 || ZSTR_LEN(path) > 4096 || strstr(ZSTR_VAL(path), "://") ||
+	    memchr(ZSTR_VAL(path), '\0', ZSTR_LEN(path))) {
+		zend_argument_value_error(arg_num,
+		                          "option \"password_file\" must be the path of a local file");
+		return false;
+	}
+	s = php_stream_open_wrapper(ZSTR_VAL(path), "rb", 0, NULL);
+	if (!s || !php_stream_is(s, PHP_STREAM_IS_STDIO)) {
+		if (s) {
+			php_stream_close(s);
+		}
+		zend_argument_value_error(arg_num,
+		                          "option \"password_file\": cannot read \"%s\" (missing, not "
+		                          "readable, or outside open_basedir)",
+		                          ZSTR_VAL(path));
+		return false;
+	}
+	while (n < sizeof(buf) && (got = php_stream_read(s, buf + n, sizeof(buf) - n)) > 0) {
+		n += (size_t)got;
+	}
+	php_stream_close(s);
+	n = memchr(buf, '\n', n) ? (size_t)((char *)memchr(buf, '\n', n) - buf) : n;
+	if (n > 0 && buf[n - 1] == '\r') {
+		n--;
+	}
+	if (n == 0 || n > DLOCK_AUTH_MAX || memchr(buf, '\0', n)) {
+		ZEND_SECURE_ZERO(buf, sizeof(buf));
+		zend_argument_value_error(
+		    arg_num,
+		    "option \"password_file\": \"%s\" must hold a password of 1 to %d "
+		    "bytes (no NUL) on its first line",
+		    ZSTR_VAL(path), DLOCK_AUTH_MAX);
+		return false;
+	}
+	*out = malloc(n + 1);
+	if (*out) {
+		memcpy(*out, buf, n);
+		(*out)[n] = '\0';
+	}
+	ZEND_SECURE_ZERO(buf, sizeof(buf));
+	if (!*out) {
+		zend_throw_error(NULL, "out of memory");
+		return false;
+	}
+	return true;
+}
+
 bool php_dlock_settings_parse(php_dlock_settings *set, HashTable *opts, uint32_t arg_num)
 {
-	zend_string *key;
+	zend_string *key, *password_file = NULL;
 	zval *val;
 	dlock_err err;
 	const char *zk_only = NULL, *redis_only = NULL, *hosts_given = NULL, *dsn_given = NULL;
@@ -323,6 +382,11 @@ bool php_dlock_settings_parse(php_dlock_settings *set, HashTable *opts, uint32_t
 			}
 			set->target.auth = copy;
 			zk_only = "auth";
+		} else if (zend_string_equals_literal(key, "password_file")) {
+			if (!php_dlock_string_option(val, "password_file", arg_num)) {
+				return false;
+			}
+			password_file = Z_STR_P(val); /* read below, once the backend is known */
 		} else if (zend_string_equals_literal(key, "reentrant")) {
 			if (Z_TYPE_P(val) != IS_TRUE && Z_TYPE_P(val) != IS_FALSE) {
 				return php_dlock_option_type_error(arg_num, "reentrant", "bool", val);
@@ -332,7 +396,9 @@ bool php_dlock_settings_parse(php_dlock_settings *set, HashTable *opts, uint32_t
 			zend_argument_value_error(
 			    arg_num,
 			    "contains unknown option \"%s\" (known: dsn, hosts, session_timeout, "
-			    "connect_timeout, lease, max_hold, wait_replicas, format, data, auth, reentrant)",
+			    "connect_timeout, lease, max_hold, wait_replicas, format, data, auth, "
+			    "password_file, "
+			    "reentrant)",
 			    ZSTR_LEN(key) > 64 || memchr(ZSTR_VAL(key), '\0', ZSTR_LEN(key)) ? "..."
 			                                                                     : ZSTR_VAL(key));
 			return false;
@@ -347,6 +413,25 @@ bool php_dlock_settings_parse(php_dlock_settings *set, HashTable *opts, uint32_t
 		zend_argument_value_error(arg_num, "option \"%s\" applies to ZooKeeper only, not to %s",
 		                          zk_only, php_dlock_backend_name(set->target.backend));
 		return false;
+	}
+	if (password_file && set->target.backend == DLOCK_BACKEND_ZOOKEEPER) {
+		zend_argument_value_error(arg_num,
+		                          "option \"password_file\" applies to Redis, PostgreSQL and MySQL "
+		                          "(ZooKeeper's digest credentials are option \"auth\")");
+		return false;
+	}
+	if (password_file) {
+		char *pw;
+
+		if (!php_dlock_password_file(password_file, arg_num, &pw)) {
+			return false;
+		}
+		if (set->target.password) {
+			/* the file's password replaces the DSN's */
+			memset(set->target.password, 0, strlen(set->target.password));
+			free(set->target.password);
+		}
+		set->target.password = pw;
 	}
 	if (redis_only && set->target.backend != DLOCK_BACKEND_REDIS) {
 		zend_argument_value_error(arg_num,

@@ -45,6 +45,7 @@ typedef struct dlock_target {
 	int wait_replicas;   /* an acquire counts once this many replicas have it (WAIT) */
 	char format;         /* how a hold looks: 'r' Redisson (default), 's' symfony/lock,
 	                        'l' Laravel */
+	char *params;        /* SQL DSN query, "key=value\n" lines (TLS files, modes), or NULL */
 } dlock_target;
 
 /* Deep-copies src into dst (dst's old contents are not freed). Returns
@@ -55,7 +56,8 @@ int dlock_target_copy(dlock_target *dst, const dlock_target *src, dlock_err *err
 void dlock_target_clear(dlock_target *t);
 
 /* Non-zero when a and b name the same server (backend, address or
- * sentinels and master name, database); credentials are not compared. */
+ * sentinels and master name, database) with the same connection parameters
+ * (TLS); credentials are not compared. */
 int dlock_target_same_server(const dlock_target *a, const dlock_target *b);
 
 /* Writes t's lock space: what decides whether two targets' locks of one

@@ -10,6 +10,9 @@
 
 #include "dlock_name.h"
 
+/* only for the version macros in the rediss:// message */
+#include <hiredis/hiredis.h>
+
 char *dlock_strndup(const char *s, size_t len)
 {
 	char *d = malloc(len + 1);
@@ -41,10 +44,11 @@ int dlock_target_copy(dlock_target *dst, const dlock_target *src, dlock_err *err
 	dst->sentinels = src->sentinels ? strdup(src->sentinels) : NULL;
 	dst->master_name = src->master_name ? strdup(src->master_name) : NULL;
 	dst->dbname = src->dbname ? strdup(src->dbname) : NULL;
-	if ((src->dbname && !dst->dbname) || (src->hosts && !dst->hosts) || (src->auth && !dst->auth) ||
-	    (src->host && !dst->host) || (src->user && !dst->user) ||
-	    (src->password && !dst->password) || (src->sentinels && !dst->sentinels) ||
-	    (src->master_name && !dst->master_name)) {
+	dst->params = src->params ? strdup(src->params) : NULL;
+	if ((src->dbname && !dst->dbname) || (src->params && !dst->params) ||
+	    (src->hosts && !dst->hosts) || (src->auth && !dst->auth) || (src->host && !dst->host) ||
+	    (src->user && !dst->user) || (src->password && !dst->password) ||
+	    (src->sentinels && !dst->sentinels) || (src->master_name && !dst->master_name)) {
 		dlock_target_clear(dst);
 		return dlock_err_set(err, DLOCK_ENOMEM, 0, "out of memory");
 	}
@@ -59,6 +63,7 @@ void dlock_target_clear(dlock_target *t)
 	free(t->sentinels);
 	free(t->master_name);
 	free(t->dbname);
+	free(t->params);
 	dlock_dsn_free_secret(&t->auth);
 	dlock_dsn_free_secret(&t->password);
 	memset(t, 0, sizeof(*t));
@@ -80,7 +85,8 @@ int dlock_target_same_server(const dlock_target *a, const dlock_target *b)
 	return a->port == b->port && a->db == b->db && dlock_dsn_eq(a->host, b->host) &&
 	       dlock_dsn_eq(a->dbname, b->dbname) &&
 	       (a->backend == DLOCK_BACKEND_REDIS || dlock_dsn_eq(a->user, b->user)) &&
-	       dlock_dsn_eq(a->sentinels, b->sentinels) && dlock_dsn_eq(a->master_name, b->master_name);
+	       dlock_dsn_eq(a->sentinels, b->sentinels) &&
+	       dlock_dsn_eq(a->master_name, b->master_name) && dlock_dsn_eq(a->params, b->params);
 }
 
 /* Writes host's lock-space spelling: lower case without a trailing dot;
@@ -96,8 +102,8 @@ static void dlock_dsn_host_space(const char *host, char *buf, size_t size)
 	struct in_addr a4;
 	struct in6_addr a6;
 
-	if (n >= sizeof(h)) {
-		snprintf(buf, size, "%s", host);
+	if (n >= sizeof(h) || host[0] == '/') {
+		snprintf(buf, size, "%s", host); /* a socket path is case-sensitive */
 		return;
 	}
 	for (i = 0; i < n; i++) {
@@ -219,6 +225,8 @@ void dlock_target_where(const dlock_target *t, char *buf, size_t size)
 	if (t->backend == DLOCK_BACKEND_REDIS && t->sentinels) {
 		snprintf(buf, size, "redis-sentinel://%s/%s/%d", t->sentinels,
 		         t->master_name ? t->master_name : "", t->db);
+	} else if (t->backend == DLOCK_BACKEND_REDIS && t->host && t->host[0] == '/') {
+		snprintf(buf, size, "redis://%s?db=%d", t->host, t->db); /* a Unix socket */
 	} else if (t->backend == DLOCK_BACKEND_REDIS) {
 		snprintf(buf, size, "redis://%s%s%s:%d/%d", strchr(t->host ? t->host : "", ':') ? "[" : "",
 		         t->host ? t->host : "", strchr(t->host ? t->host : "", ':') ? "]" : "", t->port,
@@ -328,14 +336,243 @@ static int dlock_dsn_number(const char *s, size_t len, long *out)
 	return 1;
 }
 
+/* A query parameter a SQL DSN may carry. */
+typedef struct dlock_dsn_key {
+	const char *name;    /* as stored in dlock_target.params (MySQL: also with "_") */
+	const char *choices; /* "|"-separated allowed values (case-insensitive), or NULL */
+} dlock_dsn_key;
+
+/* libpq's keywords for TLS (the values libpq takes; files are read by libpq
+ * when connecting), and the socket directory "host" with its "port". */
+static const dlock_dsn_key dlock_dsn_pg_keys[] = {
+    {"sslmode", "disable|allow|prefer|require|verify-ca|verify-full"},
+    {"sslrootcert", NULL},
+    {"sslcert", NULL},
+    {"sslkey", NULL},
+    {"sslcrl", NULL},
+    {"sslcrldir", NULL},
+    {"sslsni", "0|1"},
+    {"ssl_min_protocol_version", "TLSv1|TLSv1.1|TLSv1.2|TLSv1.3"},
+    {"ssl_max_protocol_version", "TLSv1|TLSv1.1|TLSv1.2|TLSv1.3"},
+    {"channel_binding", "disable|prefer|require"},
+    {"host", NULL},
+    {"port", NULL},
+    {NULL, NULL}};
+
+/* The MySQL client's option names (mysql --ssl-mode=...), mapped by the
+ * driver onto Connector/C's MYSQL_OPT_SSL_* options, and the socket file. */
+static const dlock_dsn_key dlock_dsn_my_keys[] = {
+    {"ssl-mode", "DISABLED|PREFERRED|REQUIRED|VERIFY_CA|VERIFY_IDENTITY"},
+    {"ssl-ca", NULL},
+    {"ssl-capath", NULL},
+    {"ssl-cert", NULL},
+    {"ssl-key", NULL},
+    {"ssl-cipher", NULL},
+    {"ssl-crl", NULL},
+    {"ssl-crlpath", NULL},
+    {"tls-version", NULL},
+    {"socket", NULL},
+    {NULL, NULL}};
+
+/* Non-zero when v is one of choices ("a|b|c", case-insensitive). */
+static int dlock_dsn_choice(const char *choices, const char *v)
+{
+	size_t n = strlen(v);
+
+	while (*choices) {
+		size_t m = strcspn(choices, "|");
+
+		if (m == n && strncasecmp(choices, v, n) == 0) {
+			return 1;
+		}
+		choices += m + (choices[m] == '|');
+	}
+	return 0;
+}
+
+/* Non-zero when params ("key=value\n" lines, or NULL) has key. */
+static int dlock_dsn_has(const char *params, const char *key)
+{
+	size_t n = strlen(key);
+
+	while (params && *params) {
+		if (strncmp(params, key, n) == 0 && params[n] == '=') {
+			return 1;
+		}
+		params = strchr(params, '\n');
+		params = params ? params + 1 : NULL;
+	}
+	return 0;
+}
+
+/* Parses a SQL DSN's query q[0..len) ("key=value&...", values %-escaped)
+ * for backend: appends each parameter to *params as "key=value\n" (a new
+ * string, NULL when none), except the address ones, which go to *host
+ * (PostgreSQL "host", MySQL "socket": an absolute path) and *port. Returns
+ * DLOCK_OK, or DLOCK_EINVAL naming the parameter (never its value: a value
+ * may be a secret someone put there), or DLOCK_ENOMEM. */
+static int dlock_dsn_query(const char *scheme, dlock_backend_id backend, const char *q, size_t len,
+                           char **params, char **host, long *port, dlock_err *err)
+{
+	const dlock_dsn_key *keys =
+	    backend == DLOCK_BACKEND_POSTGRES ? dlock_dsn_pg_keys : dlock_dsn_my_keys;
+	const char *end = q + len;
+	char *out = NULL, *v = NULL;
+	size_t used = 0;
+	int rc = DLOCK_EINVAL;
+
+	*params = NULL;
+	*host = NULL;
+	while (q < end) {
+		const char *amp = memchr(q, '&', (size_t)(end - q)), *eq, *item_end = amp ? amp : end;
+		char name[32];
+		size_t nlen, i;
+
+		eq = memchr(q, '=', (size_t)(item_end - q));
+		nlen = (size_t)((eq ? eq : item_end) - q);
+		if (nlen == 0 || nlen >= sizeof(name) || !eq) {
+			dlock_err_set(err, DLOCK_EINVAL, 0,
+			              "%s DSN query must be key=value pairs joined by \"&\"", scheme);
+			goto fail;
+		}
+		for (i = 0; i < nlen; i++) {
+			/* MySQL's options are spelled with "-" or "_": one name */
+			name[i] = backend == DLOCK_BACKEND_MYSQL && q[i] == '_'
+			              ? '-'
+			              : (char)tolower((unsigned char)q[i]);
+		}
+		name[nlen] = '\0';
+		for (i = 0; keys[i].name && strcmp(keys[i].name, name) != 0; i++) {
+		}
+		if (strcmp(name, "connect-timeout") == 0 || strcmp(name, "connect_timeout") == 0) {
+			dlock_err_set(err, DLOCK_EINVAL, 0,
+			              "%s DSN parameter \"connect_timeout\" is not taken from the DSN: use "
+			              "the connect_timeout option",
+			              scheme);
+			goto fail;
+		}
+		if (!keys[i].name ||
+		    strspn(q, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_-") < nlen) {
+			dlock_err_set(err, DLOCK_EINVAL, 0,
+			              "%s DSN parameter \"%.*s\" is not supported (see docs/security.md for "
+			              "the parameters a %s DSN takes)",
+			              scheme,
+			              (int)(strspn(q, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_-"
+			                              "0123456789.") < nlen
+			                        ? 0
+			                        : nlen),
+			              q, backend == DLOCK_BACKEND_POSTGRES ? "postgres" : "mysql");
+			goto fail;
+		}
+		if ((rc = dlock_dsn_unescape(scheme, "parameter value", eq + 1, (size_t)(item_end - eq - 1),
+		                             &v, err)) != DLOCK_OK) {
+			goto fail;
+		}
+		rc = DLOCK_EINVAL;
+		if (!v[0]) {
+			dlock_err_set(err, DLOCK_EINVAL, 0, "%s DSN parameter \"%s\" has no value", scheme,
+			              name);
+			goto fail;
+		}
+		{
+			const char *c;
+
+			for (c = v; *c; c++) {
+				if ((unsigned char)*c < 0x20 || *c == 0x7f) {
+					dlock_err_set(err, DLOCK_EINVAL, 0,
+					              "%s DSN parameter \"%s\" must not contain control characters",
+					              scheme, name);
+					goto fail;
+				}
+			}
+		}
+		if (keys[i].choices && !dlock_dsn_choice(keys[i].choices, v)) {
+			dlock_err_set(err, DLOCK_EINVAL, 0, "%s DSN parameter \"%s\" must be one of %s", scheme,
+			              name, keys[i].choices);
+			goto fail;
+		}
+		if (strcmp(name, "host") == 0 || strcmp(name, "socket") == 0) {
+			if (v[0] != '/' || *host) {
+				dlock_err_set(err, DLOCK_EINVAL, 0,
+				              "%s DSN parameter \"%s\" must be given once, as an absolute path "
+				              "(%s); a host name goes before the \"/\"",
+				              scheme, name,
+				              backend == DLOCK_BACKEND_POSTGRES ? "the socket's directory"
+				                                                : "the socket file");
+				goto fail;
+			}
+			*host = v;
+			v = NULL;
+		} else if (strcmp(name, "port") == 0) {
+			if (!dlock_dsn_number(v, strlen(v), port) || *port < 1 || *port > 65535) {
+				dlock_err_set(err, DLOCK_EINVAL, 0,
+				              "%s DSN parameter \"port\" must be a number from 1 to 65535", scheme);
+				goto fail;
+			}
+		} else {
+			size_t need = used + strlen(name) + strlen(v) + 3;
+			char *grown;
+
+			if (dlock_dsn_has(out, name)) {
+				dlock_err_set(err, DLOCK_EINVAL, 0, "%s DSN parameter \"%s\" is given twice",
+				              scheme, name);
+				goto fail;
+			}
+			if (!(grown = realloc(out, need))) {
+				rc = dlock_err_set(err, DLOCK_ENOMEM, 0, "out of memory");
+				goto fail;
+			}
+			out = grown;
+			used += (size_t)snprintf(out + used, need - used, "%s=%s\n", name, v);
+		}
+		free(v);
+		v = NULL;
+		q = amp ? amp + 1 : end;
+	}
+	*params = out;
+	return DLOCK_OK;
+fail:
+	free(v);
+	free(out);
+	free(*host);
+	*host = NULL;
+	return rc;
+}
+
+int dlock_dsn_params_split(const char *params, char **buf, const char **keys, const char **vals,
+                           int max)
+{
+	char *p, *line, *save = NULL;
+	int n = 0;
+
+	*buf = NULL;
+	if (!params) {
+		return 0;
+	}
+	if (!(*buf = strdup(params))) {
+		return -1;
+	}
+	p = *buf;
+	for (line = strtok_r(p, "\n", &save); line && n < max; line = strtok_r(NULL, "\n", &save)) {
+		char *eq = strchr(line, '=');
+
+		if (eq) {
+			*eq = '\0';
+			keys[n] = line;
+			vals[n++] = eq + 1;
+		}
+	}
+	return n;
+}
+
 /* "[[user]:password@]host[:port][/db]" for backend (Redis, or a SQL server
  * where "user@" alone is allowed and /db is a database name); scheme names
  * the DSN in messages. */
 static int dlock_dsn_server(const char *scheme, dlock_backend_id backend, const char *p, size_t len,
                             dlock_target *t, dlock_err *err)
 {
-	const char *end = p + len, *at, *host, *host_end, *slash, *port_at = NULL;
-	char *user = NULL, *password = NULL, *h = NULL, *dbname = NULL;
+	const char *end, *at, *host, *host_end, *slash, *port_at = NULL, *query;
+	char *user = NULL, *password = NULL, *h = NULL, *dbname = NULL, *params = NULL, *sock = NULL;
 	int sql = backend != DLOCK_BACKEND_REDIS;
 	long port = backend == DLOCK_BACKEND_POSTGRES ? 5432
 	            : backend == DLOCK_BACKEND_MYSQL  ? 3306
@@ -343,12 +580,20 @@ static int dlock_dsn_server(const char *scheme, dlock_backend_id backend, const 
 	     db = 0;
 	int rc = DLOCK_EINVAL;
 
+	query = memchr(p, '?', len);
+	if ((query && !sql) || memchr(p, '#', len)) {
+		return dlock_err_set(err, DLOCK_EINVAL, 0, "%s DSN must not have a %s (\"%s\")", scheme,
+		                     sql ? "fragment" : "query or fragment", sql ? "#" : "?\", \"#");
+	}
+	end = query ? query : p + len;
+	if (query && (rc = dlock_dsn_query(scheme, backend, query + 1, (size_t)(p + len - query - 1),
+	                                   &params, &sock, &port, err)) != DLOCK_OK) {
+		return rc;
+	}
+	rc = DLOCK_EINVAL;
+	len = (size_t)(end - p);
 	slash = memchr(p, '/', len);
 	at = memchr(p, '@', (size_t)((slash ? slash : end) - p));
-	if (memchr(p, '?', len) || memchr(p, '#', len)) {
-		return dlock_err_set(err, DLOCK_EINVAL, 0,
-		                     "%s DSN must not have a query or fragment (\"?\", \"#\")", scheme);
-	}
 	host = p;
 	if (at) {
 		const char *colon = memchr(p, ':', (size_t)(at - p));
@@ -363,13 +608,12 @@ static int dlock_dsn_server(const char *scheme, dlock_backend_id backend, const 
 		}
 		if (colon > p && (rc = dlock_dsn_unescape(scheme, "user", p, (size_t)(colon - p), &user,
 		                                          err)) != DLOCK_OK) {
-			return rc;
+			goto fail;
 		}
 		if (colon < at &&
 		    (rc = dlock_dsn_unescape(scheme, "password", colon + 1, (size_t)(at - colon - 1),
 		                             &password, err)) != DLOCK_OK) {
-			free(user);
-			return rc;
+			goto fail;
 		}
 		rc = DLOCK_EINVAL;
 		host = at + 1;
@@ -400,12 +644,25 @@ static int dlock_dsn_server(const char *scheme, dlock_backend_id backend, const 
 	if (!h) {
 		goto nomem;
 	}
-	if (!h[0]) {
-		dlock_err_set(err, DLOCK_EINVAL, 0, "%s DSN has no host", scheme);
+	if (sock && h[0]) {
+		dlock_err_set(err, DLOCK_EINVAL, 0,
+		              "%s DSN names both a host and a Unix socket (\"%s\" parameter): leave "
+		              "the host out, e.g. %s",
+		              scheme, backend == DLOCK_BACKEND_POSTGRES ? "host" : "socket",
+		              backend == DLOCK_BACKEND_POSTGRES ? "postgres://user@/db?host=/run/postgresql"
+		                                                : "mysql://user@/db?socket=/run/mysqld/"
+		                                                  "mysqld.sock");
 		goto fail;
 	}
-	if (strspn(h, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-_:%") !=
-	    strlen(h)) {
+	if (sock) {
+		free(h);
+		h = sock; /* a Unix socket: the address is the path */
+		sock = NULL;
+	} else if (!h[0]) {
+		dlock_err_set(err, DLOCK_EINVAL, 0, "%s DSN has no host", scheme);
+		goto fail;
+	} else if (strspn(h, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-_:%") !=
+	           strlen(h)) {
 		dlock_err_set(err, DLOCK_EINVAL, 0, "%s DSN host has characters a host name cannot have",
 		              scheme);
 		goto fail;
@@ -439,10 +696,12 @@ static int dlock_dsn_server(const char *scheme, dlock_backend_id backend, const 
 	t->dbname = dbname;
 	free(t->host);
 	free(t->user);
+	free(t->params);
 	dlock_dsn_free_secret(&t->password);
 	t->host = h;
 	t->user = user;
 	t->password = password;
+	t->params = params;
 	t->port = (int)port;
 	t->db = (int)db;
 	return DLOCK_OK;
@@ -452,8 +711,84 @@ fail:
 	free(h);
 	free(dbname);
 	free(user);
+	free(params);
+	free(sock);
 	dlock_dsn_free_secret(&password);
 	return rc;
+}
+
+/* A Redis Unix socket, "[[user]:password@]/path/to.sock[?db=N]" (after
+ * "redis://" or "unix://"): credentials as in a redis:// DSN, the path
+ * absolute (at most 107 bytes, sun_path's room), the database only as a
+ * "db" parameter (a "/N" would be part of the path). The path goes to
+ * t->host (a host starting with "/" is a socket), the port is 0. */
+static int dlock_dsn_redis_socket(const char *p, size_t len, dlock_target *t, dlock_err *err)
+{
+	const char *end = p + len, *query = memchr(p, '?', len), *path, *at;
+	char *sock;
+	long db = 0;
+	size_t i;
+	int rc;
+
+	if (query) {
+		end = query;
+	}
+	path = memchr(p, '/', (size_t)(end - p));
+	at = memchr(p, '@', (size_t)(end - p));
+	if (at && at > path) {
+		at = NULL; /* an "@" inside the path */
+	}
+	if (query &&
+	    (len - (size_t)(query - p) < 5 || memcmp(query, "?db=", 4) != 0 ||
+	     !dlock_dsn_number(query + 4, len - (size_t)(query - p) - 4, &db) || db > 1000000)) {
+		return dlock_err_set(err, DLOCK_EINVAL, 0,
+		                     "redis socket DSN takes one parameter, db=N (0 to 1000000): "
+		                     "redis:///path/to.sock?db=2");
+	}
+	if ((size_t)(end - path) > 107 || memchr(path, '#', (size_t)(end - path))) {
+		return dlock_err_set(err, DLOCK_EINVAL, 0,
+		                     "redis socket path must be an absolute path of at most 107 bytes");
+	}
+	for (i = 0; path + i < end; i++) {
+		if ((unsigned char)path[i] < 0x20 || path[i] == 0x7f) {
+			return dlock_err_set(err, DLOCK_EINVAL, 0,
+			                     "redis socket path must not contain control characters");
+		}
+	}
+	if (!(sock = dlock_strndup(path, (size_t)(end - path)))) {
+		return dlock_err_set(err, DLOCK_ENOMEM, 0, "out of memory");
+	}
+	if (at) {
+		/* credentials: parsed as those of "redis://creds@x:1" */
+		char *buf = malloc((size_t)(at - p) + sizeof("@x:1"));
+
+		if (!buf) {
+			free(sock);
+			return dlock_err_set(err, DLOCK_ENOMEM, 0, "out of memory");
+		}
+		memcpy(buf, p, (size_t)(at - p));
+		memcpy(buf + (at - p), "@x:1", sizeof("@x:1"));
+		rc = dlock_dsn_server("redis", DLOCK_BACKEND_REDIS, buf, strlen(buf), t, err);
+		memset(buf, 0, strlen(buf));
+		free(buf);
+		if (rc != DLOCK_OK) {
+			free(sock);
+			return rc;
+		}
+	} else {
+		free(t->user);
+		dlock_dsn_free_secret(&t->password);
+		t->user = NULL;
+	}
+	free(t->host);
+	free(t->sentinels);
+	free(t->master_name);
+	t->sentinels = t->master_name = NULL;
+	t->host = sock;
+	t->port = 0;
+	t->db = (int)db;
+	t->backend = DLOCK_BACKEND_REDIS;
+	return DLOCK_OK;
 }
 
 /* "[[user]:password@]host:port[,host:port...]/master[/db]" */
@@ -541,7 +876,8 @@ static int dlock_dsn_sentinel(const char *p, size_t len, dlock_target *t, dlock_
 
 int dlock_dsn_parse(const char *dsn, size_t len, dlock_target *t, dlock_err *err)
 {
-	static const char zk[] = "zookeeper://", redis[] = "redis://", sentinel[] = "redis-sentinel://";
+	static const char zk[] = "zookeeper://", redis[] = "redis://", sentinel[] = "redis-sentinel://",
+	                  rediss[] = "rediss://";
 	static const struct {
 		const char *scheme;
 		dlock_backend_id backend;
@@ -555,6 +891,30 @@ int dlock_dsn_parse(const char *dsn, size_t len, dlock_target *t, dlock_err *err
 	if (len > DLOCK_DSN_MAX || memchr(dsn, '\0', len)) {
 		return dlock_err_set(err, DLOCK_EINVAL, 0, "DSN must be at most %d bytes without NUL",
 		                     DLOCK_DSN_MAX);
+	}
+	for (i = 0; i < 2; i++) {
+		/* a Unix socket: "redis://" or "unix://", then [creds@]/path */
+		const char *scheme = i ? "unix://" : redis, *rest, *slash;
+		size_t n = strlen(scheme);
+
+		if (len > n && strncasecmp(dsn, scheme, n) == 0) {
+			rest = dsn + n;
+			slash = memchr(rest, '/', len - n);
+			if (i || (slash && (slash == rest || slash[-1] == '@'))) {
+				if (!slash || (slash != rest && slash[-1] != '@')) {
+					return dlock_err_set(err, DLOCK_EINVAL, 0,
+					                     "unix DSN must be unix://[[user]:password@]/path/to.sock");
+				}
+				return dlock_dsn_redis_socket(rest, len - n, t, err);
+			}
+		}
+	}
+	if (len >= sizeof(rediss) - 1 && strncasecmp(dsn, rediss, sizeof(rediss) - 1) == 0) {
+		return dlock_err_set(err, DLOCK_EINVAL, 0,
+		                     "rediss:// is not supported: dlock was built with hiredis %d.%d.%d, "
+		                     "without TLS (hiredis_ssl needs 1.0+); use a local TLS proxy "
+		                     "(stunnel) or a private network: docs/security.md",
+		                     HIREDIS_MAJOR, HIREDIS_MINOR, HIREDIS_PATCH);
 	}
 	if (len >= sizeof(redis) - 1 && strncasecmp(dsn, redis, sizeof(redis) - 1) == 0) {
 		int rc = dlock_dsn_server("redis", DLOCK_BACKEND_REDIS, dsn + sizeof(redis) - 1,

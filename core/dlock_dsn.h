@@ -2,8 +2,14 @@
  *   zookeeper://host:port[,host:port...][/chroot]
  *   redis://[[user]:password@]host[:port][/db]
  *   redis-sentinel://[[user]:password@]host:port[,host:port...]/master[/db]
- *   postgres://[user[:password]@]host[:port][/dbname]   (also postgresql://)
- *   mysql://[user[:password]@]host[:port][/dbname]      (also mariadb://)
+ *   postgres://[user[:password]@]host[:port][/dbname][?param=value&...]
+ *       (also postgresql://) params: libpq's sslmode, sslrootcert, sslcert,
+ *       sslkey, sslcrl, sslcrldir, sslsni, ssl_min/max_protocol_version,
+ *       channel_binding; host=/socket/dir (host left empty) and port
+ *   mysql://[user[:password]@]host[:port][/dbname][?param=value&...]
+ *       (also mariadb://) params: ssl-mode, ssl-ca, ssl-capath, ssl-cert,
+ *       ssl-key, ssl-cipher, ssl-crl, ssl-crlpath, tls-version ("_" for
+ *       "-" too); socket=/socket/file (host left empty)
  * A leaf apart from dlock_backend.h's target type. */
 #ifndef DLOCK_DSN_H
 #define DLOCK_DSN_H
@@ -27,6 +33,13 @@ int dlock_dsn_parse(const char *dsn, size_t len, dlock_target *t, dlock_err *err
  * before it, a copy. Also for a DSN that does not parse (it masks at least
  * what the parser would take for the password). */
 void dlock_dsn_mask(const char *dsn, size_t len, char *buf);
+
+/* Splits a copy of a target's params ("key=value\n" lines, or NULL) into
+ * at most max pairs: keys[i] and vals[i] point into *buf, a malloc()ed copy
+ * the caller frees (NULL when there are none). Returns the number of pairs,
+ * or -1 when out of memory. */
+int dlock_dsn_params_split(const char *params, char **buf, const char **keys, const char **vals,
+                           int max);
 
 /* A malloc()ed NUL-terminated copy of s[0..len), or NULL when out of memory. */
 char *dlock_strndup(const char *s, size_t len);

@@ -28,6 +28,12 @@
 #                                   on PRIMARY_PORT from its current binlog position
 #                                   (as root; read_only stays OFF) and waits until
 #                                   both replication threads run
+#   scripts/mysql.sh start-tls PORT as start, with TLS and a throwaway test CA made in
+#                                   the state dir (tls_certs.sh: ca.pem signed
+#                                   server.pem for "localhost" only, other-ca.pem
+#                                   signed nothing) and require_secure_transport=ON
+#                                   (TCP logins without TLS are refused); prints the
+#                                   verified DSN mysql://dlock:dlock@localhost:PORT/dlock?ssl-mode=VERIFY_IDENTITY&ssl-ca=DIR/ca.pem
 #   scripts/mysql.sh stop PORT      SIGTERM by pidfile, waits for the exit, removes
 #                                   the state dir
 #   scripts/mysql.sh kill PORT      kill -9 by pidfile, waits until the port is
@@ -43,6 +49,8 @@ set -uo pipefail
 HOST=127.0.0.1
 # shellcheck source=server_lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/server_lib.sh"
+# shellcheck source=tls_certs.sh
+. "$(dirname "${BASH_SOURCE[0]}")/tls_certs.sh"
 USER_NAME=dlock
 USER_PASS=dlock
 DB_NAME=dlock
@@ -54,9 +62,10 @@ port_ok() { [[ $1 =~ ^[0-9]+$ ]] && (($1 > 0 && $1 < 65536)); }
 state_dir() { echo "${TMPDIR:-/tmp}/dlock-mysql-$1"; }
 
 sql() { # port user password sql: one bounded client call over TCP (never the socket)
-	local pass=()
+	local pass=() ssl=()
 	[[ -n $3 ]] && pass=("-p$3")
-	timeout 5 mariadb --no-defaults --connect-timeout=2 -h "$HOST" -P "$1" -u "$2" "${pass[@]}" \
+	[[ -f "$(state_dir "$1")/ca.pem" ]] && ssl=(--ssl) # a start-tls server takes TLS only
+	timeout 5 mariadb --no-defaults --connect-timeout=2 -h "$HOST" -P "$1" -u "$2" "${pass[@]}" "${ssl[@]}" \
 		-N -B -e "$4" 2>/dev/null
 }
 
@@ -119,6 +128,11 @@ start_server() { # port innodb_flush_log_at_trx_commit lower_case_table_names [e
 	# 'mysql.tmp_user_sys'", 1 in 9 of three at once); the data dir must be
 	# made with the same lower_case_table_names as the server
 	mkdir -p "$dir/tmp" || die "cannot create $dir"
+	if [[ " $* " == *" --tls "* ]]; then
+		tls_certs "$dir" || die "cannot make the test certificates in $dir"
+		set -- "${@/--tls/--ssl-ca=$dir/ca.pem}" --ssl-cert="$dir/server.pem" --ssl-key="$dir/server.key" \
+			--require-secure-transport=ON
+	fi
 	if ! mariadb-install-db --no-defaults --datadir="$dir/data" --tmpdir="$dir/tmp" --user=root \
 		--auth-root-authentication-method=normal --skip-test-db --skip-name-resolve \
 		--lower-case-table-names="$lctn" \
@@ -187,6 +201,11 @@ start)
 	[[ -z $primary ]] || start_replica "$port" "$primary"
 	echo "mysql://$USER_NAME:$USER_PASS@$HOST:$port/$DB_NAME"
 	;;
+start-tls)
+	port_ok "$port" && (($# == 2)) || die "usage: start-tls PORT"
+	start_server "$port" 0 0 --tls
+	echo "mysql://$USER_NAME:$USER_PASS@localhost:$port/$DB_NAME?ssl-mode=VERIFY_IDENTITY&ssl-ca=$(state_dir "$port")/ca.pem"
+	;;
 stop)
 	port_ok "$port" || die "usage: stop PORT"
 	stop_port "$port" TERM || die "server on port $port did not stop"
@@ -207,7 +226,7 @@ restart)
 	echo "mysql://$USER_NAME:$USER_PASS@$HOST:$port/$DB_NAME"
 	;;
 *)
-	sed -n '2,40p' "$0" >&2
+	sed -n '2,46p' "$0" >&2
 	exit 2
 	;;
 esac

@@ -15,6 +15,12 @@
 #                                   the kernel before it returns and survives a
 #                                   kill -9 of the server (fsync stays off: only a
 #                                   machine crash would lose it).
+#   scripts/pg.sh start-tls PORT    as start, with ssl=on and a throwaway test CA
+#                                   made in the state dir (tls_certs.sh: ca.pem signed server.pem for
+#                                   "localhost" only, other-ca.pem signed nothing);
+#                                   TCP logins without TLS are rejected (pg_hba
+#                                   hostnossl reject); prints the verified DSN
+#                                   postgres://dlock:dlock@localhost:PORT/dlock?sslmode=verify-full&sslrootcert=DIR/ca.pem
 #   scripts/pg.sh stop PORT         fast shutdown (SIGINT) by postmaster.pid, waits
 #                                   until the postmaster and its children are gone,
 #                                   removes the state dir
@@ -59,6 +65,8 @@ set -uo pipefail
 HOST=127.0.0.1
 # shellcheck source=server_lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/server_lib.sh"
+# shellcheck source=tls_certs.sh
+. "$(dirname "${BASH_SOURCE[0]}")/tls_certs.sh"
 ROLE=dlock
 ROLE_PASS=dlock
 DB_NAME=dlock
@@ -171,8 +179,8 @@ fresh_dir() {
 	chmod 700 "$dir"
 }
 
-start_server() { # port synchronous_commit
-	local port=$1 sync=$2 dir
+start_server() { # port synchronous_commit [tls]
+	local port=$1 sync=$2 tls=${3:-} dir ssl=
 	dir=$(state_dir "$port")
 	fresh_dir "$port" "$dir"
 	as_postgres test -w "$dir" || die "$dir is not writable by the postgres user (is ${TMPDIR:-/tmp} reachable for it?)"
@@ -181,7 +189,15 @@ start_server() { # port synchronous_commit
 		tail -n 20 "$dir/initdb.log" >&2
 		die "initdb failed for port $port"
 	fi
-	echo "-p $port -k $dir -c listen_addresses=$HOST -c fsync=off -c synchronous_commit=$sync -c full_page_writes=off" >"$dir/args"
+	if [[ $tls == tls ]]; then
+		tls_certs "$dir" || die "cannot make the test certificates in $dir"
+		chown postgres: "$dir"/*.pem "$dir"/*.key
+		# TLS or nothing over TCP; the socket stays trusted (setup below)
+		printf '%s\n' 'local all all trust' "hostssl all all $HOST/32 scram-sha-256" \
+			"hostnossl all all $HOST/32 reject" >"$dir/data/pg_hba.conf"
+		ssl="-c ssl=on -c ssl_cert_file=$dir/server.pem -c ssl_key_file=$dir/server.key"
+	fi
+	echo "-p $port -k $dir -c listen_addresses=$HOST -c fsync=off -c synchronous_commit=$sync -c full_page_writes=off $ssl" >"$dir/args"
 	if ! launch "$dir"; then
 		tail -n 20 "$dir/log" "$dir/launch.log" >&2 2>/dev/null
 		die "postgres on port $port did not start"
@@ -280,6 +296,11 @@ start)
 	start_server "$port" "$sync"
 	echo "postgres://$ROLE:$ROLE_PASS@$HOST:$port/$DB_NAME"
 	;;
+start-tls)
+	port_ok "$port" && (($# == 2)) || die "usage: start-tls PORT"
+	start_server "$port" off tls
+	echo "postgres://$ROLE:$ROLE_PASS@localhost:$port/$DB_NAME?sslmode=verify-full&sslrootcert=$(state_dir "$port")/ca.pem"
+	;;
 stop)
 	port_ok "$port" || die "usage: stop PORT"
 	stop_port "$port" INT || die "server on port $port did not stop"
@@ -314,7 +335,7 @@ stop-pooler)
 	rm -rf "$(pooler_dir "$port")"
 	;;
 *)
-	sed -n '2,39p' "$0" >&2
+	sed -n '2,46p' "$0" >&2
 	exit 2
 	;;
 esac

@@ -5,7 +5,8 @@
 #
 #   scripts/redis.sh start PORT [--appendfsync always|everysec|no]
 #                                   fresh server (no RDB; AOF only when asked),
-#                                   waits for PONG, prints 127.0.0.1:PORT
+#                                   waits for PONG, prints 127.0.0.1:PORT; it also
+#                                   listens on the Unix socket <state dir>/sock
 #   scripts/redis.sh stop PORT      SIGTERM by pidfile, waits until the port is closed
 #   scripts/redis.sh kill PORT      kill -9 by pidfile, waits until the port is closed
 #   scripts/redis.sh restart PORT   starts a stopped/killed server again on the same
@@ -67,7 +68,8 @@ start_server() {
 	mkdir -p "$dir" || die "cannot create $dir"
 	printf '%s\n' redis-server --port "$port" --bind "$HOST" --save '' --dir "$dir" \
 		--daemonize yes --pidfile "$dir/pid" --logfile "$dir/log" \
-		--repl-diskless-sync-delay 0 --enable-debug-command local "$@" >"$dir/args"
+		--repl-diskless-sync-delay 0 --enable-debug-command local \
+		--unixsocket "$dir/sock" --unixsocketperm 700 "$@" >"$dir/args"
 	launch "$dir"
 	if ! wait_pong "$port" 5; then
 		tail -20 "$dir/log" "$dir/launch.log" >&2 2>/dev/null

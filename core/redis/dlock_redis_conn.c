@@ -253,7 +253,9 @@ static int dlock_redis_conn_open(dlock_redis_conn *c, int64_t deadline, dlock_er
 		host = master;
 	}
 	tv = dlock_redis_tv(limit);
-	c->ctx = redisConnectWithTimeout(host, port, tv);
+	/* a host starting with "/" is a Unix socket (redis:///path/to.sock) */
+	c->ctx = host && host[0] == '/' ? redisConnectUnixWithTimeout(host, tv)
+	                                : redisConnectWithTimeout(host, port, tv);
 	if (!c->ctx) {
 		return dlock_err_set(err, DLOCK_ENOMEM, 0, "out of memory");
 	}

@@ -15,6 +15,8 @@
  *   session would have none of the old session's locks. */
 #include "dlock_my_conn.h"
 
+#include "../dlock_dsn.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <errmsg.h>
@@ -26,6 +28,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -152,12 +155,79 @@ static void dlock_my_keepalive(MYSQL *my)
 	fcntl(fd, F_SETFD, fcntl(fd, F_GETFD) | FD_CLOEXEC);
 }
 
+/* Applies t's TLS parameters (the DSN's ssl-mode, ssl-ca, ...; names and
+ * values checked by the DSN parser) to my. The mode is ssl-mode, else
+ * VERIFY_IDENTITY when a CA, certificate or key is named, else DISABLED
+ * (Connector/C 3.3's own default: no TLS). Connector/C 3.3 facts (checked
+ * against MariaDB 10.11 with a test CA):
+ * - MYSQL_OPT_SSL_ENFORCE alone is "TLS if the server offers it": against a
+ *   server without TLS it connects in clear text. That is PREFERRED; for
+ *   REQUIRED, *required is set and the caller must check after the connect
+ *   that the session is encrypted (mysql_get_ssl_cipher()).
+ * - A CA given (ssl-ca, ssl-capath) makes it verify the chain, whatever the
+ *   mode; MYSQL_OPT_SSL_VERIFY_SERVER_CERT checks the chain (OpenSSL's
+ *   default store without a CA) and the server's name, and fails against a
+ *   server without TLS. So VERIFY_CA is VERIFY_IDENTITY here (stricter).
+ * Returns DLOCK_OK or DLOCK_ENOMEM. */
+static int dlock_my_tls(MYSQL *my, const dlock_target *t, int *required, dlock_err *err)
+{
+	static const struct {
+		const char *key;
+		enum mysql_option opt;
+	} files[] = {{"ssl-ca", MYSQL_OPT_SSL_CA},           {"ssl-capath", MYSQL_OPT_SSL_CAPATH},
+	             {"ssl-cert", MYSQL_OPT_SSL_CERT},       {"ssl-key", MYSQL_OPT_SSL_KEY},
+	             {"ssl-cipher", MYSQL_OPT_SSL_CIPHER},   {"ssl-crl", MYSQL_OPT_SSL_CRL},
+	             {"ssl-crlpath", MYSQL_OPT_SSL_CRLPATH}, {"tls-version", MYSQL_OPT_TLS_VERSION}};
+	const char *keys[16], *vals[16], *mode = NULL;
+	char *buf = NULL;
+	my_bool on = 1;
+	int n = dlock_dsn_params_split(t->params, &buf, keys, vals, 16), i, rc = DLOCK_OK, named = 0;
+	size_t f;
+
+	if (n < 0) {
+		return dlock_err_set(err, DLOCK_ENOMEM, 0, "out of memory");
+	}
+	for (i = 0; i < n; i++) {
+		if (strcmp(keys[i], "ssl-mode") == 0) {
+			mode = vals[i];
+		} else if (strcmp(keys[i], "ssl-cipher") != 0 && strcmp(keys[i], "tls-version") != 0) {
+			named = 1;
+		}
+	}
+	if (!mode) {
+		mode = named ? "VERIFY_IDENTITY" : "DISABLED";
+	}
+	*required = strcasecmp(mode, "DISABLED") != 0 && strcasecmp(mode, "PREFERRED") != 0;
+	if (strcasecmp(mode, "DISABLED") == 0) {
+		goto done;
+	}
+	for (i = 0; i < n; i++) {
+		for (f = 0; f < sizeof(files) / sizeof(files[0]); f++) {
+			if (strcmp(keys[i], files[f].key) == 0 &&
+			    mysql_options(my, files[f].opt, vals[i]) != 0) {
+				rc = dlock_err_set(err, DLOCK_ENOMEM, 0, "out of memory");
+				goto done;
+			}
+		}
+	}
+	if (mysql_options(my, MYSQL_OPT_SSL_ENFORCE, &on) != 0 ||
+	    (strncasecmp(mode, "VERIFY_", 7) == 0 &&
+	     mysql_options(my, MYSQL_OPT_SSL_VERIFY_SERVER_CERT, &on) != 0)) {
+		rc = dlock_err_set(err, DLOCK_ENOMEM, 0, "out of memory");
+	}
+done:
+	free(buf);
+	return rc;
+}
+
 int dlock_my_open(const dlock_target *t, const char *where, int64_t deadline,
                   const dlock_interrupt *intr, MYSQL **out, dlock_err *err)
 {
-	unsigned int proto = MYSQL_PROTOCOL_TCP, e;
+	unsigned int proto = t->host && t->host[0] == '/' ? MYSQL_PROTOCOL_SOCKET : MYSQL_PROTOCOL_TCP,
+	             e;
 	pid_t me = getpid();
 	my_bool off = 0;
+	int tls = 0;
 	int64_t now = dlock_now_ms(), limit = deadline;
 	dlock_my_query q;
 	MYSQL *my;
@@ -170,8 +240,10 @@ int dlock_my_open(const dlock_target *t, const char *where, int64_t deadline,
 	if (!(my = mysql_init(NULL))) {
 		return dlock_err_set(err, DLOCK_ENOMEM, 0, "out of memory");
 	}
-	/* TCP even for "localhost" (the DSN names a port, not a socket file);
-	 * no option files are read (no MYSQL_READ_DEFAULT_*), no LOCAL INFILE */
+	/* TCP even for "localhost" (the DSN names a port, not a socket file),
+	 * a Unix socket when the DSN named one (socket=/path: the host is the
+	 * path); no option files are read (no MYSQL_READ_DEFAULT_*), no LOCAL
+	 * INFILE */
 	if (mysql_options(my, MYSQL_OPT_NONBLOCK, 0) != 0 ||
 	    mysql_options(my, MYSQL_OPT_PROTOCOL, &proto) != 0 ||
 	    mysql_options(my, MYSQL_OPT_RECONNECT, &off) != 0 ||
@@ -180,10 +252,15 @@ int dlock_my_open(const dlock_target *t, const char *where, int64_t deadline,
 		rc = dlock_err_set(err, DLOCK_ENOMEM, 0, "out of memory");
 		goto fail;
 	}
+	if ((rc = dlock_my_tls(my, t, &tls, err)) != DLOCK_OK) {
+		goto fail;
+	}
 	memset(&q, 0, sizeof(q));
 	q.op = DLOCK_MY_CONNECT;
-	q.status = mysql_real_connect_start(&q.cret, my, t->host, t->user, t->password, t->dbname,
-	                                    (unsigned int)t->port, NULL, CLIENT_MULTI_STATEMENTS);
+	q.status = mysql_real_connect_start(
+	    &q.cret, my, proto == MYSQL_PROTOCOL_SOCKET ? "localhost" : t->host, t->user, t->password,
+	    t->dbname, (unsigned int)t->port, proto == MYSQL_PROTOCOL_SOCKET ? t->host : NULL,
+	    CLIENT_MULTI_STATEMENTS);
 	rc = dlock_my_pump(my, &q, limit, intr);
 	if (getpid() != me) {
 		/* forked by a signal handler run inside the connect: the socket
@@ -222,6 +299,15 @@ int dlock_my_open(const dlock_target *t, const char *where, int64_t deadline,
 			rc = DLOCK_ECONNECT;
 		}
 		dlock_err_set(err, rc, 0, "cannot connect to %s: %.160s (%u)", where, mysql_error(my), e);
+		goto fail;
+	}
+	if (tls && !mysql_get_ssl_cipher(my)) {
+		/* ssl-mode=REQUIRED met a server without TLS: Connector/C went on in
+		 * clear text; no lock may travel over it */
+		rc = dlock_err_set(err, DLOCK_ECONNECT, 0,
+		                   "cannot connect to %s: the server does not offer TLS, and the DSN's "
+		                   "ssl-mode requires it",
+		                   where);
 		goto fail;
 	}
 	dlock_my_keepalive(my);

@@ -7,6 +7,8 @@
  * abandon. The statements themselves are dlock_pg.c's. */
 #include "dlock_pg_conn.h"
 
+#include "../dlock_dsn.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -20,6 +22,9 @@
 #include <sys/socket.h>
 
 static int dlock_pg_cancel(dlock_sql_conn *c, int64_t deadline);
+
+/* At most this many DSN parameters reach libpq (the DSN knows fewer keys). */
+#define DLOCK_PG_MAX_PARAMS 16
 
 static void dlock_pg_notice(void *arg, const PGresult *res)
 {
@@ -493,24 +498,32 @@ static int dlock_pg_setup(dlock_sql_conn *c, int64_t deadline, dlock_err *err)
 int dlock_pg_connect(const dlock_target *t, int64_t deadline, const dlock_interrupt *intr,
                      dlock_sql_conn **out, dlock_err *err)
 {
-	const char *keys[] = {"host",
-	                      "port",
-	                      "user",
-	                      "password",
-	                      "dbname",
-	                      "application_name",
-	                      "keepalives",
-	                      "keepalives_idle",
-	                      "keepalives_interval",
-	                      "keepalives_count",
-	                      NULL};
-	char port[16], where[192];
-	const char *vals[11];
+	const char *keys[11 + DLOCK_PG_MAX_PARAMS + 1] = {"host",
+	                                                  "port",
+	                                                  "user",
+	                                                  "password",
+	                                                  "dbname",
+	                                                  "application_name",
+	                                                  "keepalives",
+	                                                  "keepalives_idle",
+	                                                  "keepalives_interval",
+	                                                  "keepalives_count",
+	                                                  NULL};
+	char port[16], where[192], *params = NULL;
+	const char *vals[11 + DLOCK_PG_MAX_PARAMS + 1];
 	dlock_sql_conn *c = NULL;
-	int rc;
+	int rc, n;
 
 	*out = NULL;
 	dlock_target_where(t, where, sizeof(where));
+	/* the DSN's libpq keywords (TLS), checked by the DSN parser; a keyword
+	 * dlock does not set stays at libpq's default (sslmode=prefer, or the
+	 * PGSSLMODE... environment) */
+	if ((n = dlock_dsn_params_split(t->params, &params, keys + 10, vals + 10,
+	                                DLOCK_PG_MAX_PARAMS)) < 0) {
+		return dlock_err_set(err, DLOCK_ENOMEM, 0, "out of memory");
+	}
+	keys[10 + n] = NULL;
 	snprintf(port, sizeof(port), "%d", t->port);
 	vals[0] = t->host;
 	vals[1] = port;
@@ -522,9 +535,10 @@ int dlock_pg_connect(const dlock_target *t, int64_t deadline, const dlock_interr
 	vals[7] = "10";
 	vals[8] = "5";
 	vals[9] = "3";
-	vals[10] = NULL;
+	vals[10 + n] = NULL;
 	rc = dlock_pg_open(keys, vals, where, t->connect_timeout_ms > 0 ? t->connect_timeout_ms : 1000,
 	                   deadline, intr, &c, err);
+	free(params);
 	if (rc != DLOCK_OK) {
 		return rc;
 	}

@@ -13,7 +13,7 @@ pdo_mysql
 require __DIR__ . '/../inc/sql.inc';
 $bad = [
     'postgres://', 'postgres://u:s3cr3t-pw@h:99999/db', 'postgres://u:s3cr3t-pw@:5432/db',
-    'postgres://u:s3cr3t-pw@127.0.0.1:5432/bad db', 'postgres://u:s3cr3t-pw@127.0.0.1:5432/db?sslmode=disable',
+    'postgres://u:s3cr3t-pw@127.0.0.1:5432/bad db', 'postgres://u:s3cr3t-pw@127.0.0.1:5432/db?password=s3cr3t-pw',
     'mysql://', 'mysql://h/bad db name', 'mysql://u:s3cr3t-pw@h:0/db', 'mysql://u:s3cr3t-pw@h:5432/db/x',
     'mysql://u:s3cr3t-pw@127.0.0.1:3306/' . str_repeat('d', 65),
 ];

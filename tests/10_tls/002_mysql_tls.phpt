@@ -1,0 +1,83 @@
+--TEST--
+TLS (mysql): a lock over verified TLS (ssl-mode=VERIFY_IDENTITY, ssl-ca; a client certificate too) on a TLS-only MariaDB; a wrong CA, a certificate for another name, a plain-text server behind ssl-mode=REQUIRED (Connector/C alone would go on in clear text) or behind ssl-ca, and a server that never answers each give DistributedLockConnectionException within connect_timeout, never a lock
+--EXTENSIONS--
+dlock
+pdo
+pdo_pgsql
+mysqlnd
+pdo_mysql
+--SKIPIF--
+<?php require __DIR__ . '/../inc/sql.inc'; dlt_sql_skipif(); ?>
+--FILE--
+<?php
+require __DIR__ . '/../inc/sql.inc';
+$b = 'mysql';
+$name = dlt_skey('t02-tls', $b);
+$port = dlt_sql_own_port($b, 71);
+$dsn = dlt_sql_sh($b, 'start-tls', (string) $port);
+$dir = dirname(explode('ssl-ca=', $dsn)[1] ?? '');
+dlt_check(str_contains($dsn, 'ssl-mode=VERIFY_IDENTITY') && is_file("$dir/ca.pem") && is_file("$dir/other-ca.pem"),
+    'mysql.sh start-tls prints a VERIFY_IDENTITY DSN and leaves a test CA and a wrong CA', $dsn);
+$root = new PDO("mysql:host=127.0.0.1;port=$port", 'root', '', [PDO::ATTR_ERRMODE => PDO::ERRMODE_EXCEPTION,
+    PDO::MYSQL_ATTR_SSL_CA => "$dir/ca.pem", PDO::MYSQL_ATTR_SSL_VERIFY_SERVER_CERT => false]);
+$tlsAccepts = fn() => (int) $root->query("SHOW GLOBAL STATUS LIKE 'Ssl_finished_accepts'")->fetch(PDO::FETCH_NUM)[1];
+dlt_check($root->query("SELECT @@require_secure_transport")->fetchColumn() == 1, 'the server refuses TCP sessions without TLS (require_secure_transport)');
+
+/* verified TLS: the lock works */
+$before = $tlsAccepts();
+$l = new DistributedLock($name, ['dsn' => $dsn, 'connect_timeout' => 30]);
+dlt_check($l->tryAcquire() && $l->getFencingToken() > 0, 'tryAcquire over VERIFY_IDENTITY TLS: held, with a token');
+dlt_check($tlsAccepts() > $before, 'the server counted a new TLS session (Ssl_finished_accepts)', [$before, $tlsAccepts()]);
+$c = dlt_sspawn('$l = new DistributedLock($argv[1], ["dsn" => $argv[2], "connect_timeout" => 30]); echo $l->tryAcquire() ? "free" : "held", "\n";', [$name, $dsn]);
+dlt_check(dlt_line($c) === 'held', 'another process over TLS finds it held');
+$l->release();
+$m = new DistributedLock($name, ['dsn' => "$dsn&ssl_cert=$dir/client.pem&ssl_key=$dir/client.key", 'connect_timeout' => 30]);
+dlt_check($m->tryAcquire(), 'with a client certificate (ssl_cert, ssl_key: "_" spelling): held after the release');
+$m->release();
+
+/* failures: each a connection exception within connect_timeout, never held */
+$silent = stream_socket_server('tcp://127.0.0.1:0');
+$silentPort = (int) substr(strrchr(stream_socket_get_name($silent, false), ':'), 1);
+$plain = dlt_sql_parse(dlt_sql_dsn($b))[1];
+$bad = [
+    'a CA that did not sign the certificate' => [str_replace('/ca.pem', '/other-ca.pem', $dsn), 'certificate'],
+    'a CA that did not sign the certificate, ssl-mode=REQUIRED' => ["mysql://dlock:dlock@localhost:$port/dlock?ssl-mode=REQUIRED&ssl-ca=$dir/other-ca.pem", 'certificate'],
+    'a certificate for another name (127.0.0.1, certificate for localhost)' => [str_replace('@localhost:', '@127.0.0.1:', $dsn), 'Validation of SSL server certificate failed'],
+    'a plain-text server behind ssl-mode=REQUIRED' => ["mysql://dlock:dlock@127.0.0.1:$plain/dlock?ssl-mode=REQUIRED", 'does not offer TLS'],
+    'a plain-text server behind ssl-ca (VERIFY_IDENTITY)' => ["mysql://dlock:dlock@localhost:$plain/dlock?ssl-ca=$dir/ca.pem", 'server does not support it'],
+    'a server that never answers' => ["mysql://dlock:dlock@localhost:$silentPort/dlock?ssl-ca=$dir/ca.pem", 'no answer in'],
+];
+foreach ($bad as $what => [$d, $why]) {
+    /* a refusal comes with its reason, not as a timeout (a generous bound: valgrind slows
+     * the handshake down); the silent server is bounded by connect_timeout */
+    $ct = str_contains($what, 'never answers') ? 2 : 20;
+    $x = new DistributedLock($name, ['dsn' => $d, 'connect_timeout' => $ct]);
+    [$cls, $dt] = dlt_throws(fn() => $x->acquire(10), $msg);
+    dlt_check($cls === 'DistributedLockConnectionException' && str_contains($msg, $why) && $dt < $ct + 1.5 && !$x->isAcquired(),
+        "$what: DistributedLockConnectionException ($why) within connect_timeout", [$cls, $msg, $dt]);
+}
+$x = new DistributedLock($name, ['dsn' => "mysql://dlock:dlock@127.0.0.1:$port/dlock?ssl-mode=DISABLED", 'connect_timeout' => 2]);
+[$cls, $dt] = dlt_throws(fn() => $x->acquire(10), $msg);
+dlt_check(str_starts_with($cls, 'DistributedLock') && $dt < 3.5 && !$x->isAcquired(), 'ssl-mode=DISABLED against the TLS-only server: refused by the server, never held', [$cls, $msg]);
+fclose($silent);
+?>
+--CLEAN--
+<?php
+require __DIR__ . '/../inc/sql.inc';
+dlt_sql_own_stop('mysql', 71);
+dlt_sql_clean(dlt_skey('t02-tls', 'mysql'));
+?>
+--EXPECT--
+mysql.sh start-tls prints a VERIFY_IDENTITY DSN and leaves a test CA and a wrong CA
+the server refuses TCP sessions without TLS (require_secure_transport)
+tryAcquire over VERIFY_IDENTITY TLS: held, with a token
+the server counted a new TLS session (Ssl_finished_accepts)
+another process over TLS finds it held
+with a client certificate (ssl_cert, ssl_key: "_" spelling): held after the release
+a CA that did not sign the certificate: DistributedLockConnectionException (certificate) within connect_timeout
+a CA that did not sign the certificate, ssl-mode=REQUIRED: DistributedLockConnectionException (certificate) within connect_timeout
+a certificate for another name (127.0.0.1, certificate for localhost): DistributedLockConnectionException (Validation of SSL server certificate failed) within connect_timeout
+a plain-text server behind ssl-mode=REQUIRED: DistributedLockConnectionException (does not offer TLS) within connect_timeout
+a plain-text server behind ssl-ca (VERIFY_IDENTITY): DistributedLockConnectionException (server does not support it) within connect_timeout
+a server that never answers: DistributedLockConnectionException (no answer in) within connect_timeout
+ssl-mode=DISABLED against the TLS-only server: refused by the server, never held
