@@ -57,30 +57,34 @@ static php_dlock_obj *php_dlock_multi_at(php_dlock_multi_obj *o, uint32_t i)
 	return php_dlock_from_obj(o->locks[i]);
 }
 
-/* Orders two locks' lock spaces (backend, server with its loopback
- * spellings as one, database; never credentials). */
-static int php_dlock_multi_space_cmp(const php_dlock_obj *x, const php_dlock_obj *y)
+/* Orders two locks' identities: the name (on ZooKeeper with its chroot),
+ * then the lock space (backend, server with its loopback spellings as one,
+ * database; never credentials). The name comes first so that two processes
+ * spelling one server differently (127.0.0.1 and localhost, two SQL users,
+ * or two chroots over one znode) still take common names in one order. */
+static int php_dlock_multi_id_cmp(const php_dlock_obj *x, const php_dlock_obj *y)
 {
-	char wx[600], wy[600];
+	char ix[2200], iy[2200];
+	const char *nx, *ny;
+	int c;
 
-	dlock_target_lock_space(&x->set.target, wx, sizeof(wx));
-	dlock_target_lock_space(&y->set.target, wy, sizeof(wy));
-	return strcmp(wx, wy);
+	dlock_target_lock_id(&x->set.target, dlock_handle_path(x->lock), ix, sizeof(ix));
+	dlock_target_lock_id(&y->set.target, dlock_handle_path(y->lock), iy, sizeof(iy));
+	nx = strchr(ix, '\n');
+	ny = strchr(iy, '\n');
+	if ((c = strcmp(nx ? nx + 1 : ix, ny ? ny + 1 : iy)) != 0) {
+		return c;
+	}
+	return strcmp(ix, iy);
 }
 
-/* Canonical order: path, then lock space, then kind. The name comes first so
- * that two processes spelling one server differently (127.0.0.1 and
- * localhost, or two SQL users) still take common names in one order; the
- * server only breaks ties between equal names. */
+/* Canonical order: identity (above), then kind. */
 static int php_dlock_multi_cmp(const void *a, const void *b)
 {
 	php_dlock_obj *x = php_dlock_from_obj(*(zend_object *const *)a);
 	php_dlock_obj *y = php_dlock_from_obj(*(zend_object *const *)b);
-	int c = strcmp(dlock_handle_path(x->lock), dlock_handle_path(y->lock));
+	int c = php_dlock_multi_id_cmp(x, y);
 
-	if (!c) {
-		c = php_dlock_multi_space_cmp(x, y);
-	}
 	if (!c) {
 		c = (int)dlock_handle_kind(x->lock) - (int)dlock_handle_kind(y->lock);
 	}
@@ -152,8 +156,7 @@ PHP_METHOD(DistributedMultiLock, __construct)
 			zend_argument_value_error(1, "contains the same lock twice");
 			RETURN_THROWS();
 		}
-		if (php_dlock_multi_space_cmp(a, b) == 0 &&
-		    strcmp(dlock_handle_path(a->lock), dlock_handle_path(b->lock)) == 0) {
+		if (php_dlock_multi_id_cmp(a, b) == 0) {
 			efree(list);
 			zend_argument_value_error(1,
 			                          "contains two locks on the same path (%s): it would "

@@ -76,6 +76,13 @@ void dlock_target_lock_space(const dlock_target *t, char *buf, size_t size);
  * Truncated to size with a NUL. */
 void dlock_zk_hosts_space(const char *hosts, char *buf, size_t size);
 
+/* Writes the identity of lock `path` on t: its lock space (above) and its
+ * name there, as "<space>\n<name>". On ZooKeeper the chroot belongs to the
+ * name, not the space (chroot "/app" and path "/x" are the znode "/app/x",
+ * as is path "/app/x" without a chroot), so one znode spelled through two
+ * chroots is one identity. Truncated to size with a NUL. */
+void dlock_target_lock_id(const dlock_target *t, const char *path, char *buf, size_t size);
+
 /* Non-zero when a and b have the same lock space (above). */
 int dlock_target_same_locks(const dlock_target *a, const dlock_target *b);
 

@@ -44,10 +44,7 @@ int dlock_dsn_params_split(const char *params, char **buf, const char **keys, co
 /* A malloc()ed NUL-terminated copy of s[0..len), or NULL when out of memory. */
 char *dlock_strndup(const char *s, size_t len);
 
-/* Checks a Redis lock name: 1 to DLOCK_REDIS_NAME_MAX bytes, no NUL, not
- * one of the key prefixes the backend keeps its own keys under. Returns
- * DLOCK_OK or DLOCK_EINVAL. */
-#define DLOCK_REDIS_NAME_MAX 1024
-int dlock_redis_name_validate(const char *name, size_t len, dlock_err *err);
+/* Wipes and frees *s (a credential) and sets it to NULL; *s may be NULL. */
+void dlock_target_free_secret(char **s);
 
 #endif

@@ -20,6 +20,32 @@
 
 static uint64_t rl_next_owner; /* owner ids */
 
+int dlock_redis_name_validate(const char *name, size_t len, dlock_err *err)
+{
+	static const char *const reserved[] = {"redisson_lock_token:",
+	                                       "redisson_lock__channel:",
+	                                       "redisson_unlock_latch:",
+	                                       "dlock_queue:",
+	                                       "dlock_wait:",
+	                                       "dlock_wake:"};
+	size_t i;
+
+	if (len == 0 || len > DLOCK_REDIS_NAME_MAX || memchr(name, '\0', len)) {
+		return dlock_err_set(err, DLOCK_EINVAL, 0,
+		                     "a Redis lock name must be 1 to %d bytes without NUL bytes",
+		                     DLOCK_REDIS_NAME_MAX);
+	}
+	for (i = 0; i < sizeof(reserved) / sizeof(reserved[0]); i++) {
+		if (len >= strlen(reserved[i]) && strncmp(name, reserved[i], strlen(reserved[i])) == 0) {
+			return dlock_err_set(err, DLOCK_EINVAL, 0,
+			                     "a Redis lock name must not start with \"%s\": dlock keeps its "
+			                     "own keys there",
+			                     reserved[i]);
+		}
+	}
+	return DLOCK_OK;
+}
+
 char *dlock_redis_key(const char *prefix, const char *name, const char *suffix)
 {
 	int braced = strchr(name, '{') == NULL; /* Redisson's prefixName() */

@@ -39,4 +39,10 @@ int dlock_redis_lock_self_conflict(const dlock_handle *h);
 char *dlock_redis_key(const char *prefix, const char *name, const char *suffix);
 char *dlock_redis_own_key(const char *prefix, const char *name, const char *suffix);
 
+/* Checks a Redis lock name: 1 to DLOCK_REDIS_NAME_MAX bytes, no NUL, not
+ * one of the key prefixes the backend keeps its own keys under. Returns
+ * DLOCK_OK or DLOCK_EINVAL. */
+#define DLOCK_REDIS_NAME_MAX 1024
+int dlock_redis_name_validate(const char *name, size_t len, dlock_err *err);
+
 #endif
