@@ -67,11 +67,19 @@ static ZEND_INI_MH(OnUpdateDlockDsn)
 /* dlock.lease (mh_arg1 NULL) and dlock.max_hold (mh_arg1 non-NULL), seconds */
 static ZEND_INI_MH(OnUpdateDlockLease)
 {
-	double v = zend_strtod(ZSTR_VAL(new_value), NULL);
+	const char *end = NULL;
+	double v = zend_strtod(ZSTR_VAL(new_value), &end);
 	bool is_max_hold = mh_arg1 != NULL;
 
-	if (!zend_finite(v) || (is_max_hold ? v < 0 || v > DLOCK_TIMEOUT_MAX
-	                                    : v < DLOCK_LEASE_MIN || v > DLOCK_LEASE_MAX)) {
+	/* wholly a decimal number, as dlock.max_wait: "abc" or "0x1" read as 0
+	 * would silently remove max_hold's cap */
+	while (end && (*end == ' ' || *end == '\t')) {
+		end++;
+	}
+	if (ZSTR_LEN(new_value) == 0 || !end || *end != '\0' || end == ZSTR_VAL(new_value) ||
+	    !zend_finite(v) ||
+	    (is_max_hold ? v < 0 || v > DLOCK_TIMEOUT_MAX
+	                 : v < DLOCK_LEASE_MIN || v > DLOCK_LEASE_MAX)) {
 		php_error_docref(NULL, E_WARNING, "%s must be %s", ZSTR_VAL(entry->name),
 		                 is_max_hold ? "0 (no cap) or a positive number of seconds"
 		                             : "a number of seconds from 0.1 to 86400");

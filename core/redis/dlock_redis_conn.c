@@ -3,6 +3,7 @@
 #include "dlock_redis_conn.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -205,6 +206,7 @@ int dlock_redis_sentinel_master(const dlock_target *t, int64_t limit, char *host
 			}
 			continue;
 		}
+		(void)fcntl(sc->fd, F_SETFD, fcntl(sc->fd, F_GETFD) | FD_CLOEXEC);
 		redisSetTimeout(sc, dlock_redis_tv(limit));
 		r = redisCommand(sc, "SENTINEL get-master-addr-by-name %s", t->master_name);
 		if (r && r->type == REDIS_REPLY_ARRAY && r->elements == 2 &&
@@ -265,6 +267,9 @@ static int dlock_redis_conn_open(dlock_redis_conn *c, int64_t deadline, dlock_er
 		return DLOCK_ECONNECT;
 	}
 	c->pid = getpid();
+	/* a program this process exec()s must not inherit the connection (it
+	 * would keep a socket to the server open past this process) */
+	(void)fcntl(c->ctx->fd, F_SETFD, fcntl(c->ctx->fd, F_GETFD) | FD_CLOEXEC);
 	if (c->cfg.password) {
 		const char *auth[3] = {"AUTH", c->cfg.user ? c->cfg.user : c->cfg.password,
 		                       c->cfg.password};

@@ -1,10 +1,10 @@
 --TEST--
-dlock.max_wait and dlock.connect_timeout: a value that is not wholly a number in range is refused (nan, inf, abc, 0x1, 1s, -0.5, empty), never read as 0 or as no cap
+dlock.max_wait, dlock.connect_timeout, dlock.max_hold and dlock.lease: a value that is not wholly a number in range is refused (nan, inf, abc, 0x1, 1s, -0.5, empty), never read as 0 or as no cap
 --EXTENSIONS--
 dlock
 --FILE--
 <?php
-foreach (['dlock.max_wait', 'dlock.connect_timeout'] as $ini) {
+foreach (['dlock.max_wait', 'dlock.connect_timeout', 'dlock.max_hold', 'dlock.lease'] as $ini) {
     $before = ini_get($ini);
     foreach (['nan', 'inf', '-inf', 'abc', '0x1', '1s', '-0.5', ''] as $bad) {
         $r = @ini_set($ini, $bad);
