@@ -34,7 +34,7 @@ foreach ([[], ["dsn" => "zookeeper://127.0.0.1:2181"], ["dsn" => "mysql://u@127.
     catch (DistributedLockException $e) { echo preg_match("/has no (zookeeper|mysql) backend/", $e->getMessage()) ? "refused\n" : $e->getMessage() . "\n"; }
 }
 $redis = getenv("DLOCK_TEST_REDIS");
-if ($redis) { $l = new DistributedLock("/dlock-tests/reduced", ["dsn" => $redis]); echo $l->tryAcquire() ? "held\n" : "not held\n"; $l->release(); }
+if ($redis) { $l = new DistributedLock("/dlock-tests/reduced", ["dsn" => (str_contains($redis, "://") ? "" : "redis://") . $redis]); echo $l->tryAcquire() ? "held\n" : "not held\n"; $l->release(); }
 else { echo "held\n"; }' 2>&1)
 check "missing backends refused, Redis works ($(echo $out | tr '\n' ' '))" test "$out" = "$(printf 'refused\nrefused\nrefused\nheld')"
 echo "$passed passed, $failed failed"
