@@ -664,7 +664,19 @@ function torture_check(string $run): array
     $exits = [];
     foreach (torture_jsonl("$run/exits.jsonl") as $x) {
         $exits[$x['pid']] = $x;
-        if (!$x['ok']) {
+        /* after its goodbye a contender is in exit(): "exit -1" is an exit
+         * status the orchestrator lost (proc_get_status() reports it once,
+         * and signal_proc() may have been that once; fixed in torture.php),
+         * and a SIGUSR1 or SIGALRM of the schedule or its own arriving during
+         * request shutdown (pcntl has restored the default action) ends the
+         * process as a kill would: neither is the contender's failure */
+        $afterBye = preg_match("/^(exit -1|signal (10|14)) after '[a-z-]+'/", $x['how']);
+        if (!$afterBye && preg_match('/^signal (10|14);/', $x['how'])) {
+            /* runs recorded before torture.php named the goodbye of a signalled exit */
+            $lines = @file("$run/hist-$x[pid].jsonl", FILE_IGNORE_NEW_LINES) ?: [];
+            $afterBye = (json_decode((string) end($lines), true)['t'] ?? '') === 'bye';
+        }
+        if (!$x['ok'] && !$afterBye) {
             $v[] = "contender $x[pid] ended badly: $x[how]";
         }
     }
@@ -719,6 +731,12 @@ function torture_check(string $run): array
                     $mem[$r['pid']][] = $r['m'];
                     break;
                 case 'bad':
+                    /* the "many" check flagged a lease that fits (fewer
+                     * holds of ours than leases; fixed in contender.php) */
+                    if (preg_match('/^semaphore lease (\d+) of (\d+) granted beside/', $r['what'], $m) &&
+                        (int) $m[1] <= (int) $m[2]) {
+                        break;
+                    }
                     $v[] = "pid $r[pid]: $r[what]";
                     break;
             }

@@ -68,7 +68,13 @@ function flog(string $file, array $r): void
  * after the check stays a zombie until reaped, so its pid is still ours. */
 function signal_proc($proc, int $sig): bool
 {
-    if (!is_resource($proc) || !proc_get_status($proc)['running']) {
+    if (!is_resource($proc)) {
+        return false;
+    }
+    $st = proc_get_status($proc);
+    if (!$st['running']) {
+        /* PHP reports an exit status once: keep it for reap() */
+        $GLOBALS['exited'][(int) $proc] = $st;
         return false;
     }
     return proc_terminate($proc, $sig);
@@ -119,7 +125,8 @@ function reap(bool $respawn): void
 {
     global $slots, $end;
     foreach ($slots as $slot => $c) {
-        $st = proc_get_status($c['proc']);
+        $st = $GLOBALS['exited'][(int) $c['proc']] ?? proc_get_status($c['proc']);
+        unset($GLOBALS['exited'][(int) $c['proc']]);
         if ($st['running']) {
             continue;
         }
@@ -131,7 +138,7 @@ function reap(bool $respawn): void
             $how = 'killed by the schedule';
         } elseif ($st['signaled']) {
             $ok = false;
-            $how = "signal $st[termsig]";
+            $how = "signal $st[termsig]" . ($bye ? " after '$bye'" : '');
         } else {
             $code = $st['exitcode'];
             $ok = $code === 0 && $bye !== 'throw' || $code === 255 && $bye === 'throw';
