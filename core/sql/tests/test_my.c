@@ -6,8 +6,8 @@
  * grant-against-cancel race 300 times instead of 10.
  *   gcc -std=gnu11 -Wall -Wextra -Werror -g -I/usr/include/mariadb \
  *       -o core/sql/tests/test_my core/sql/tests/test_my.c core/sql/dlock_my*.c \
- *       core/dlock_err.c core/dlock_wait.c core/dlock_participant.c core/dlock_dsn*.c core/dlock_target.c \
- *       core/dlock_name.c -lmariadb -lpthread */
+ *       core/dlock_err.c core/dlock_wait.c core/dlock_participant.c core/dlock_dsn*.c
+ * core/dlock_target.c \ core/dlock_name.c -lmariadb -lpthread */
 #include <mysql.h>
 #include <pthread.h>
 #include <signal.h>
