@@ -197,7 +197,18 @@ static bool php_dlock_password_file(zend_string *path, uint32_t arg_num, char **
 		                          "option \"password_file\" must be the path of a local file");
 		return false;
 	}
-	s = php_stream_open_wrapper(ZSTR_VAL(path), "rb", 0, NULL);
+	/* a regular file only: opening a FIFO blocks until a writer comes (no
+	 * timeout ends it), a device or directory is not a password file */
+	if (php_check_open_basedir_ex(ZSTR_VAL(path), 0) == 0) {
+		zend_stat_t st;
+
+		if (VCWD_STAT(ZSTR_VAL(path), &st) == 0 && !S_ISREG(st.st_mode)) {
+			zend_argument_value_error(
+			    arg_num, "option \"password_file\": \"%s\" is not a regular file", ZSTR_VAL(path));
+			return false;
+		}
+		s = php_stream_open_wrapper(ZSTR_VAL(path), "rb", 0, NULL);
+	}
 	if (!s || !php_stream_is(s, PHP_STREAM_IS_STDIO)) {
 		if (s) {
 			php_stream_close(s);

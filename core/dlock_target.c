@@ -198,10 +198,15 @@ void dlock_target_lock_space(const dlock_target *t, char *buf, size_t size)
 	if (t->backend == DLOCK_BACKEND_REDIS) {
 		snprintf(buf, size, "redis://%s:%d/%d", host, t->port, t->db);
 	} else {
-		/* PostgreSQL's database defaults to the user's name */
-		const char *db = t->dbname                                         ? t->dbname
-		                 : t->backend == DLOCK_BACKEND_POSTGRES && t->user ? t->user
-		                                                                   : "";
+		/* without one in the DSN, libpq's database is $PGDATABASE, else the
+		 * user's name ($PGUSER when the DSN names none) */
+		const char *pgdb = getenv("PGDATABASE"), *pguser = getenv("PGUSER");
+		const char *db = t->dbname                              ? t->dbname
+		                 : t->backend != DLOCK_BACKEND_POSTGRES ? ""
+		                 : pgdb && *pgdb                        ? pgdb
+		                 : t->user                              ? t->user
+		                 : pguser && *pguser                    ? pguser
+		                                                        : "";
 
 		snprintf(buf, size, "%s://%s:%d/%s",
 		         t->backend == DLOCK_BACKEND_POSTGRES ? "postgres" : "mysql", host, t->port, db);

@@ -202,8 +202,8 @@ start)
 	echo "mysql://$USER_NAME:$USER_PASS@$HOST:$port/$DB_NAME"
 	;;
 start-tls)
-	port_ok "$port" && (($# == 2)) || die "usage: start-tls PORT"
-	start_server "$port" 0 0 --tls
+	port_ok "$port" && { (($# == 2)) || [[ $# -eq 3 && $3 == --durable ]]; } || die "usage: start-tls PORT [--durable]"
+	start_server "$port" "$([[ ${3:-} == --durable ]] && echo 2 || echo 0)" 0 --tls
 	echo "mysql://$USER_NAME:$USER_PASS@localhost:$port/$DB_NAME?ssl-mode=VERIFY_IDENTITY&ssl-ca=$(state_dir "$port")/ca.pem"
 	;;
 stop)

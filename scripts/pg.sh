@@ -15,7 +15,8 @@
 #                                   the kernel before it returns and survives a
 #                                   kill -9 of the server (fsync stays off: only a
 #                                   machine crash would lose it).
-#   scripts/pg.sh start-tls PORT    as start, with ssl=on and a throwaway test CA
+#   scripts/pg.sh start-tls PORT [--durable]
+#                                   as start, with ssl=on and a throwaway test CA
 #                                   made in the state dir (tls_certs.sh: ca.pem signed server.pem for
 #                                   "localhost" only, other-ca.pem signed nothing);
 #                                   TCP logins without TLS are rejected (pg_hba
@@ -297,8 +298,8 @@ start)
 	echo "postgres://$ROLE:$ROLE_PASS@$HOST:$port/$DB_NAME"
 	;;
 start-tls)
-	port_ok "$port" && (($# == 2)) || die "usage: start-tls PORT"
-	start_server "$port" off tls
+	port_ok "$port" && { (($# == 2)) || [[ $# -eq 3 && $3 == --durable ]]; } || die "usage: start-tls PORT [--durable]"
+	start_server "$port" "$([[ ${3:-} == --durable ]] && echo on || echo off)" tls
 	echo "postgres://$ROLE:$ROLE_PASS@localhost:$port/$DB_NAME?sslmode=verify-full&sslrootcert=$(state_dir "$port")/ca.pem"
 	;;
 stop)

@@ -5,7 +5,7 @@
 # drops, half-closes and delays through tests/torture/proxy.c), then a check
 # of their histories (tests/torture/torture.php says what is proven).
 #   scripts/torture.sh [--seconds N] [--seed S] [--ensemble|--redis|--postgres|--mysql]
-#                      [--contenders K]
+#                      [--tls] [--contenders K]
 # --redis runs the exclusive-lock scenarios against a Redis server
 # (scripts/redis.sh, --appendfsync always: a kill -9 keeps every acknowledged
 # write) on port DLOCK_TORTURE_PORT + 60, the proxy listening on + 61.
@@ -21,14 +21,17 @@
 # + 70, the proxy on + 71, or MariaDB (scripts/mysql.sh start --durable:
 # innodb_flush_log_at_trx_commit=2, likewise) on + 80, the proxy on + 81.
 # DLOCK_TORTURE_SQL_DURABLE=0 starts them without that, to show what the judge
-# reports when a restart forgets fencing tokens.
+# reports when a restart forgets fencing tokens. --tls (with --postgres or
+# --mysql) starts the server TLS-only (start-tls: a throwaway CA, logins
+# without TLS refused) and connects with a verified TLS DSN, through the
+# proxy too (it forwards the encrypted bytes).
 # Prints the seed first; the last line is
 #   torture: N operations, N faults, N violations
 # and the exit status is non-zero on any violation. Run artifacts stay in the
 # directory it prints. Ports: DLOCK_TORTURE_PORT (default 23000) and up.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-seconds=60 seed="" mode=standalone k=6
+seconds=60 seed="" mode=standalone k=6 tls=0
 while (($#)); do
 	case $1 in
 	--seconds) seconds=$2; shift 2 ;;
@@ -37,12 +40,17 @@ while (($#)); do
 	--redis) mode=redis; shift ;;
 	--postgres) mode=postgres; shift ;;
 	--mysql) mode=mysql; shift ;;
+	--tls) tls=1; shift ;;
 	--contenders) k=$2; shift 2 ;;
-	*) echo "usage: scripts/torture.sh [--seconds N] [--seed S] [--ensemble|--redis|--postgres|--mysql] [--contenders K]" >&2; exit 2 ;;
+	*) echo "usage: scripts/torture.sh [--seconds N] [--seed S] [--ensemble|--redis|--postgres|--mysql] [--tls] [--contenders K]" >&2; exit 2 ;;
 	esac
 done
 [[ -n $seed ]] || seed=$(( $(od -An -N4 -tu4 /dev/urandom) % 1000000 ))
-echo "torture: seed $seed, $seconds s, $mode, $k contenders"
+if ((tls)) && [[ $mode != postgres && $mode != mysql ]]; then
+	echo "torture: --tls needs --postgres or --mysql (Debian's Redis and ZooKeeper clients have no TLS)" >&2
+	exit 2
+fi
+echo "torture: seed $seed, $seconds s, $mode$( ((tls)) && echo ' over TLS'), $k contenders"
 # the judge keys histories by process id: in a long run a small pid_max lets
 # the kernel reuse a pid, and two contenders' histories would merge
 if ((seconds > 300)) && (($(cat /proc/sys/kernel/pid_max 2>/dev/null || echo 4194304) < 4194304)); then
@@ -97,7 +105,9 @@ elif [[ $mode == postgres || $mode == mysql ]]; then
 		durable=()
 		echo "torture: $mode durability weakened on purpose: a server kill -9 may forget fencing tokens"
 	fi
-	direct=$("$server_sh" start "$server_port" "${durable[@]}") || { echo "torture: $mode did not start"; exit 1; }
+	start=start
+	((tls)) && start=start-tls
+	direct=$("$server_sh" "$start" "$server_port" "${durable[@]}") || { echo "torture: $mode did not start"; exit 1; }
 	pairs="$((server_port + 1)):$server_port"
 	proxied=${direct/:$server_port\//:$((server_port + 1))\/}
 elif [[ $mode == ensemble ]]; then

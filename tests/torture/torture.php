@@ -848,7 +848,7 @@ if ($mode === 'mysql' && gen('users')) { /* a second database on the same server
         . escapeshellarg("CREATE DATABASE IF NOT EXISTS dlock2; GRANT ALL ON dlock2.* TO 'dlock'@'%'")
         . ' 2>&1', $o, $rc);
     if ($rc === 0) {
-        putenv('DLOCK_TORTURE_DB2=' . preg_replace('~/dlock$~', '/dlock2', $direct));
+        putenv('DLOCK_TORTURE_DB2=' . preg_replace('~/dlock(\?.*)?$~', '/dlock2$1', $direct));
     } else {
         say('cannot create the second database: ' . implode(' ', $o));
     }
