@@ -108,7 +108,7 @@ static const dlock_dsn_key dlock_dsn_my_keys[] = {
     {"ssl-cipher", NULL},
     {"ssl-crl", NULL},
     {"ssl-crlpath", NULL},
-    {"tls-version", NULL},
+    {"tls-version", "TLSv1.2|TLSv1.3|TLSv1.2,TLSv1.3|TLSv1.3,TLSv1.2"},
     {"socket", NULL},
     {NULL, NULL}};
 

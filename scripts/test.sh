@@ -146,14 +146,15 @@ if ((${#@} == 0)); then
 fi
 
 # the randomized fault checker (scripts/torture.sh): fixed seeds on a standalone
-# ZooKeeper, an ensemble, Redis, PostgreSQL and MariaDB, then one random seed
+# ZooKeeper, an ensemble, Redis, PostgreSQL and MariaDB, PostgreSQL and MariaDB
+# over TLS (TLS-only servers, verified DSNs), then one random seed
 # on ZooKeeper and the same seed on Redis; each run is one test
 torture_seconds=${DLOCK_TORTURE_SECONDS:-45}
 if ((${#@} == 0 && torture_seconds > 0)); then
 	echo "== randomized fault checker (scripts/torture.sh, $torture_seconds s a run)"
 	random_seed=$(( $(od -An -N4 -tu4 /dev/urandom) % 1000000 ))
-	for run in "1" "2" "3 --ensemble" "4 --redis" "5 --postgres" "6 --mysql" "$random_seed" \
-		"$random_seed --redis"; do
+	for run in "1" "2" "3 --ensemble" "4 --redis" "5 --postgres" "6 --mysql" "7 --postgres --tls" \
+		"8 --mysql --tls" "$random_seed" "$random_seed --redis"; do
 		read -r seed extra <<<"$run"
 		# shellcheck disable=SC2086
 		if out=$(scripts/torture.sh --seconds "$torture_seconds" --seed "$seed" $extra 2>&1) &&

@@ -43,6 +43,7 @@ $bad = [
     'postgres://u:s3cr3t@db1/shop#frag',
     'mysql://u:s3cr3t@db1/shop?ssl-mode=VERIFY',
     'mysql://u:s3cr3t@db1/shop?sslmode=require',
+    'mysql://u:s3cr3t@db1/shop?tls-version=bogus',
     'mysql://u:s3cr3t@db1/shop?socket=/x.sock',
     'redis://:s3cr3t@db1:6379?ssl=1',
     'redis://:s3cr3t@/run/redis.sock?db=x',
@@ -88,6 +89,7 @@ postgres DSN parameter "sslrootcert" must not contain control characters
 postgres DSN must not have a fragment ("#")
 mysql DSN parameter "ssl-mode" must be one of DISABLED|PREFERRED|REQUIRED|VERIFY_CA|VERIFY_IDENTITY
 mysql DSN parameter "sslmode" is not supported (see docs/security.md for the parameters a mysql DSN takes)
+mysql DSN parameter "tls-version" must be one of TLSv1.2|TLSv1.3|TLSv1.2,TLSv1.3|TLSv1.3,TLSv1.2
 mysql DSN names both a host and a Unix socket ("socket" parameter): leave the host out, e.g. mysql://user@/db?socket=/run/mysqld/mysqld.sock
 redis DSN must not have a query or fragment ("?", "#")
 redis socket DSN takes one parameter, db=N (0 to 1000000): redis:///path/to.sock?db=2
