@@ -84,7 +84,6 @@ static void sl_forget(sl_lock *l)
 
 	if (l->holds > 0 && l->pid == getpid() && l->entry && l->entry->users > 0) {
 		l->entry->users--; /* a fork child's entry pointer is the parent's: not touched */
-		dlock_sql_pool_idle(l->entry);
 	}
 	for (p = &sl_held; *p; p = &(*p)->next_held) {
 		if (*p == l) {

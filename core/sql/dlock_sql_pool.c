@@ -196,23 +196,6 @@ void dlock_sql_pool_drop(dlock_sql_entry *e)
 	e->gen++;
 }
 
-void dlock_sql_pool_idle(dlock_sql_entry *e)
-{
-	dlock_sql_entry *o;
-
-	if (e->users || e->busy || e->deferred || e->lost_deferred || !e->conn || e->pid != getpid()) {
-		return;
-	}
-	for (o = dlock_sql_pool_head; o; o = o->next) {
-		if (o != e && o->pid == e->pid && o->drv == e->drv && o->conn && !o->busy &&
-		    o->users == 0 && !o->deferred && dlock_target_same_server(&o->target, &e->target) &&
-		    dlock_sql_pool_str_eq(o->target.password, e->target.password)) {
-			dlock_sql_pool_drop(e); /* o serves the next hold: one idle session per server */
-			return;
-		}
-	}
-}
-
 unsigned dlock_sql_pool_size(const dlock_sql_driver *drv)
 {
 	dlock_sql_entry *e;

@@ -63,13 +63,6 @@ void dlock_sql_pool_defer(dlock_sql_entry *e, const char *name, size_t len, int 
 void dlock_sql_pool_settle(dlock_sql_entry *e);
 
 /* Open connections of drv in this process. */
-/* Called when e's last hold ended: closes e's session when another idle
- * session of this process serves the same server and credentials, so a
- * process keeps one idle session per server, not the high-water mark of
- * concurrent holds (review F5: 96 idle sessions after 96 read locks). Does
- * nothing while e is busy, has holds, or owes deferred unlocks. */
-void dlock_sql_pool_idle(dlock_sql_entry *e);
-
 unsigned dlock_sql_pool_size(const dlock_sql_driver *drv);
 
 /* Closes drv's connections that no hold uses (all of them when final) and
