@@ -279,7 +279,8 @@ int dlock_redis_lock_verify(dlock_handle *h, dlock_err *err)
 	held = r->type == REDIS_REPLY_ARRAY && r->elements == 1 &&
 	       r->element[0]->type == REDIS_REPLY_INTEGER && r->element[0]->integer == 1;
 	freeReplyObject(r);
-	if (!held || !capped) {
+	/* a renewal the replicas may not have is no certainty (wait_replicas) */
+	if (!held || (!capped && l->lease.wait_replicas == 0)) {
 		dlock_redis_watchdog_confirm(&l->lease, sent, held);
 	}
 	if (!held) {

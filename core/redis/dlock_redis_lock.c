@@ -232,6 +232,7 @@ static int rl_granted(dlock_handle *h, long long count, long long token, int64_t
 	l->lease.target = &h->target;
 	l->lease.key = h->path;
 	l->lease.lease_ms = h->target.lease_ms;
+	l->lease.wait_replicas = h->target.wait_replicas;
 	snprintf(l->lease.format, sizeof(l->lease.format), "%s", dlock_redis_hold_fmt(h));
 	l->lease.max_until = h->target.max_hold_ms > 0 ? sent + h->target.max_hold_ms : -1;
 	if ((rc = dlock_redis_watchdog_register(&l->lease, sent, err)) != DLOCK_OK) {

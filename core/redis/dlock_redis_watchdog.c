@@ -147,6 +147,8 @@ static int wd_round(wd_group *g, int64_t now)
 {
 	dlock_redis_lease *l, *batch[WD_BATCH];
 	uint64_t gens[WD_BATCH];
+	int wants[WD_BATCH], need = 0;
+	long long acked = 0;
 	const char *kv[WD_BATCH * 4];
 	char leases[WD_BATCH][24];
 	redisReply *r = NULL;
@@ -160,6 +162,8 @@ static int wd_round(wd_group *g, int64_t now)
 		}
 		batch[n] = l;
 		gens[n] = l->gen;
+		wants[n] = l->wait_replicas;
+		need = l->wait_replicas > need ? l->wait_replicas : need;
 		snprintf(leases[n], sizeof(leases[n]), "%lld", (long long)l->lease_ms);
 		if (timeout < 0 || l->lease_ms / 3 < timeout) {
 			timeout = l->lease_ms / 3;
@@ -215,6 +219,27 @@ static int wd_round(wd_group *g, int64_t now)
 	         ? dlock_redis_script_call(&g->conn, DLOCK_RS_RENEW, n, 3 * n, kv,
 	                                   sent + (timeout > 200 ? timeout : 200), &intr, &r, NULL)
 	         : rc;
+	if (rc == DLOCK_OK && need > 0 && r->type == REDIS_REPLY_ARRAY) {
+		/* the renewals count only as far as the replicas have them: a
+		 * replica promoted while replication lags must not hold an older
+		 * expiry than the one we trust (review: a lag past the lease, then
+		 * a master crash, gave a second holder while this one said held) */
+		char nb[16], ms[24];
+		const char *wv[3] = {"WAIT", nb, ms};
+		redisReply *w = NULL;
+		int64_t wait = timeout > 1 ? timeout : 1;
+
+		snprintf(nb, sizeof(nb), "%d", need);
+		snprintf(ms, sizeof(ms), "%lld", (long long)wait);
+		if (dlock_redis_conn_call(&g->conn, 3, wv, NULL, dlock_now_ms() + wait + 200, &intr, &w,
+		                          NULL) == DLOCK_OK &&
+		    w->type == REDIS_REPLY_INTEGER) {
+			acked = w->integer;
+		}
+		if (w) {
+			freeReplyObject(w);
+		}
+	}
 	pthread_mutex_lock(&wd_mu);
 	g->in_call = 0;
 	g->connected = g->conn.ctx != NULL;
@@ -228,6 +253,11 @@ static int wd_round(wd_group *g, int64_t now)
 			int64_t retry = l->lease_ms / 10 < WD_RETRY_MS ? l->lease_ms / 10 : WD_RETRY_MS;
 
 			l->renew_at = dlock_now_ms() + retry; /* the certainty lapses on its own */
+		} else if (r->element[i]->type == REDIS_REPLY_INTEGER && r->element[i]->integer == 1 &&
+		           wants[i] > acked) {
+			int64_t retry = l->lease_ms / 10 < WD_RETRY_MS ? l->lease_ms / 10 : WD_RETRY_MS;
+
+			l->renew_at = dlock_now_ms() + retry; /* renewed, not replicated: not counted */
 		} else if (r->element[i]->type == REDIS_REPLY_INTEGER && r->element[i]->integer == 1) {
 			int64_t v = sent + l->lease_ms - DLOCK_REDIS_DRIFT(l->lease_ms);
 

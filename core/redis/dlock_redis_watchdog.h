@@ -36,6 +36,9 @@ typedef struct dlock_redis_lease {
 	int64_t renew_at;                   /* next renewal due (ms) */
 	int64_t valid_until;                /* the hold is certain before this (ms) */
 	uint64_t gen;                       /* registration number, to match late replies */
+	int wait_replicas;                  /* replicas that must acknowledge a renewal before it
+	                                       extends the certainty (0: none): what a promoted
+	                                       replica has is what the holder may count on */
 	int lost;                           /* the watchdog found the field gone */
 	int registered;                     /* in a group's list */
 } dlock_redis_lease;
