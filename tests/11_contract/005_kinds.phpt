@@ -18,12 +18,13 @@ foreach (dlt_backends() as $b => $o) {
         }
     } else {
     $r = new DistributedReadWriteLock($rwname, $o);
+    $mine = $r->readLock()->tryAcquire(); /* before the child looks */
     $c = dlt_cspawn('
 $rw = new DistributedReadWriteLock($argv[2], $opts);
 echo json_encode([$rw->readLock()->tryAcquire(), (new DistributedReadWriteLock($argv[2], $opts))->writeLock()->tryAcquire()]), "\n";
 $rw->readLock()->release();
 ', $o, [$rwname]);
-    echo "$b: read ", json_encode($r->readLock()->tryAcquire()), ", other read and write ", dlt_line($c), "\n";
+    echo "$b: read ", json_encode($mine), ", other read and write ", dlt_line($c), "\n";
     dlt_finish($c);
     $r->readLock()->release();
     $w = new DistributedReadWriteLock($rwname, $o);
@@ -42,11 +43,12 @@ $rw->readLock()->release();
     } else {
     $s1 = new DistributedSemaphore($sname, 2, $o);
     $s2 = new DistributedSemaphore($sname, 2, $o);
+    $mine = [$s1->tryAcquire(), $s2->tryAcquire()]; /* before the child tries */
     $c = dlt_cspawn('
 $s = new DistributedSemaphore($argv[2], 2, $opts);
 echo json_encode($s->tryAcquire()), "\n";
 ', $o, [$sname]);
-    echo "$b: leases ", json_encode([$s1->tryAcquire(), $s2->tryAcquire()]), ", a third ", dlt_line($c), "\n";
+    echo "$b: leases ", json_encode($mine), ", a third ", dlt_line($c), "\n";
     dlt_finish($c);
     $s1->release();
     $s2->release();
