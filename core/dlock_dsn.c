@@ -195,6 +195,25 @@ fail:
 	return rc;
 }
 
+/* Parses the credentials p[0..len) ("[user]:password", before a Redis
+ * DSN's "@") into t as those of "redis://creds@x:1"; the copy that holds
+ * them is wiped. Returns what dlock_dsn_server() returns, or DLOCK_ENOMEM. */
+static int dlock_dsn_redis_creds(const char *p, size_t len, dlock_target *t, dlock_err *err)
+{
+	char *buf = malloc(len + sizeof("@x:1"));
+	int rc;
+
+	if (!buf) {
+		return dlock_err_set(err, DLOCK_ENOMEM, 0, "out of memory");
+	}
+	memcpy(buf, p, len);
+	memcpy(buf + len, "@x:1", sizeof("@x:1"));
+	rc = dlock_dsn_server("redis", DLOCK_BACKEND_REDIS, buf, strlen(buf), t, err);
+	memset(buf, 0, strlen(buf));
+	free(buf);
+	return rc;
+}
+
 /* A Redis Unix socket, "[[user]:password@]/path/to.sock[?db=N]" (after
  * "redis://" or "unix://"): credentials as in a redis:// DSN, the path
  * absolute (at most 107 bytes, sun_path's room), the database only as a
@@ -237,19 +256,7 @@ static int dlock_dsn_redis_socket(const char *p, size_t len, dlock_target *t, dl
 		return dlock_err_set(err, DLOCK_ENOMEM, 0, "out of memory");
 	}
 	if (at) {
-		/* credentials: parsed as those of "redis://creds@x:1" */
-		char *buf = malloc((size_t)(at - p) + sizeof("@x:1"));
-
-		if (!buf) {
-			free(sock);
-			return dlock_err_set(err, DLOCK_ENOMEM, 0, "out of memory");
-		}
-		memcpy(buf, p, (size_t)(at - p));
-		memcpy(buf + (at - p), "@x:1", sizeof("@x:1"));
-		rc = dlock_dsn_server("redis", DLOCK_BACKEND_REDIS, buf, strlen(buf), t, err);
-		memset(buf, 0, strlen(buf));
-		free(buf);
-		if (rc != DLOCK_OK) {
+		if ((rc = dlock_dsn_redis_creds(p, (size_t)(at - p), t, err)) != DLOCK_OK) {
 			free(sock);
 			return rc;
 		}
@@ -316,19 +323,7 @@ static int dlock_dsn_sentinel(const char *p, size_t len, dlock_target *t, dlock_
 	}
 	/* credentials (for the master) as in a redis:// DSN */
 	if (at) {
-		char *buf = malloc((size_t)(at - p) + sizeof("@x:1"));
-
-		if (!buf) {
-			free(sentinels);
-			free(master);
-			return dlock_err_set(err, DLOCK_ENOMEM, 0, "out of memory");
-		}
-		memcpy(buf, p, (size_t)(at - p));
-		memcpy(buf + (at - p), "@x:1", sizeof("@x:1"));
-		rc = dlock_dsn_server("redis", DLOCK_BACKEND_REDIS, buf, strlen(buf), t, err);
-		memset(buf, 0, strlen(buf));
-		free(buf);
-		if (rc != DLOCK_OK) {
+		if ((rc = dlock_dsn_redis_creds(p, (size_t)(at - p), t, err)) != DLOCK_OK) {
 			free(sentinels);
 			free(master);
 			return rc;
