@@ -239,9 +239,9 @@ static int lock_choose_watch(dlock_lock *l, const dlock_acquire_opts *o, const d
 	size_t i;
 	int own_ahead = 0;
 	const dlock_lock *a;
-	char hosts[1100];
-
-	dlock_zk_hosts_space(o->cfg->hosts, hosts, sizeof(hosts));
+	/* the ensemble as spelled for comparing (dlock_zk_hosts_space() of
+	 * o->cfg->hosts), kept since our node was created */
+	const char *hosts = l->hosts ? l->hosts : "";
 
 	/* a semaphore waiter learns of its turn from the waiter ahead (its touch
 	 * when granted): an acquire() this call interrupted cannot touch while
