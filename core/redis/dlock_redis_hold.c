@@ -19,8 +19,6 @@
 	1000 /* a latch outlives the retry window (two connect_timeouts: the                           \
 	        first call's and the retries') by this */
 
-dlock_redis_lock_state *dlock_redis_held; /* held Redis locks of this process (PHP thread only) */
-
 /* The format of h's holds, as the scripts take it. */
 const char *dlock_redis_hold_fmt(const dlock_handle *h)
 {
@@ -40,16 +38,8 @@ int dlock_redis_hold_busy_err(const dlock_handle *h, dlock_err *err)
 /* Forgets the hold without a word to the server. */
 void dlock_redis_hold_forget(dlock_redis_lock_state *l)
 {
-	dlock_redis_lock_state **p;
-
 	dlock_redis_watchdog_unregister(&l->lease);
-	for (p = &dlock_redis_held; *p; p = &(*p)->next_held) {
-		if (*p == l) {
-			*p = l->next_held;
-			break;
-		}
-	}
-	l->next_held = NULL;
+	dlock_held_remove(&l->reg);
 	l->holds = 0;
 	l->token = 0;
 }
@@ -305,27 +295,8 @@ int64_t dlock_redis_lock_token(const dlock_handle *h)
 
 int dlock_redis_lock_self_conflict(const dlock_handle *h)
 {
-	const dlock_redis_lock_state *o;
-	int mine = 0;
+	const dlock_redis_lock_state *l = h->impl;
 
-	for (o = dlock_redis_held; o; o = o->next_held) {
-		const dlock_target *t = &o->h->target;
-
-		int rw_o = o->h->kind == DLOCK_KIND_READ || o->h->kind == DLOCK_KIND_WRITE;
-		int rw_h = h->kind == DLOCK_KIND_READ || h->kind == DLOCK_KIND_WRITE;
-
-		if (o->h == h || o->holds == 0 || o->pid != getpid() || strcmp(o->h->path, h->path) != 0 ||
-		    !dlock_target_same_locks(t, &h->target)) {
-			continue;
-		}
-		if (rw_o != rw_h || (!rw_h && o->h->kind != h->kind)) {
-			return 1; /* a hold of another kind on this name excludes every other kind */
-		}
-		/* a reader waits only for writers; everything else for any holder */
-		if (h->kind != DLOCK_KIND_READ || o->h->kind == DLOCK_KIND_WRITE) {
-			mine++;
-		}
-	}
-	/* a semaphore waits for itself only when this process has every lease */
-	return h->kind == DLOCK_KIND_SEMAPHORE ? mine >= h->max_leases : mine > 0;
+	return dlock_held_conflict(&l->reg, h->kind, h->max_leases, h->path, l->space,
+	                           DLOCK_HELD_MIX_REFUSED);
 }

@@ -72,6 +72,7 @@ char *dlock_redis_own_key(const char *prefix, const char *name, const char *suff
 int dlock_redis_lock_new(dlock_handle *h, dlock_err *err)
 {
 	dlock_redis_lock_state *l;
+	char space[1100];
 
 	if (h->kind != DLOCK_KIND_MUTEX && h->target.format != 'r' && h->target.format != 0) {
 		return dlock_err_set(err, DLOCK_EINVAL, 0,
@@ -92,6 +93,8 @@ int dlock_redis_lock_new(dlock_handle *h, dlock_err *err)
 	l->p_latch = dlock_redis_key("redisson_unlock_latch:", h->path, ":");
 	l->owner = ++rl_next_owner;
 	l->h = h;
+	dlock_target_lock_space(&h->target, space, sizeof(space));
+	l->space = strdup(space);
 	if (h->kind == DLOCK_KIND_SEMAPHORE) {
 		snprintf(l->fmt, sizeof(l->fmt), "z%d", h->max_leases);
 	} else if (h->kind == DLOCK_KIND_READ || h->kind == DLOCK_KIND_WRITE) {
@@ -100,7 +103,8 @@ int dlock_redis_lock_new(dlock_handle *h, dlock_err *err)
 		l->fmt[0] = h->target.format == 's' || h->target.format == 'l' ? h->target.format : 'r';
 	}
 	h->impl = l;
-	if (!l->k_queue || !l->k_token || !l->k_channel || !l->p_wait || !l->p_wake || !l->p_latch) {
+	if (!l->k_queue || !l->k_token || !l->k_channel || !l->p_wait || !l->p_wake || !l->p_latch ||
+	    !l->space) {
 		dlock_redis_lock_free(h);
 		return dlock_err_set(err, DLOCK_ENOMEM, 0, "out of memory");
 	}
@@ -124,6 +128,7 @@ void dlock_redis_lock_free(dlock_handle *h)
 	free(l->p_wait);
 	free(l->p_wake);
 	free(l->p_latch);
+	free(l->space);
 	free(l);
 	h->impl = NULL;
 }
@@ -242,8 +247,12 @@ static int rl_granted(dlock_handle *h, long long count, long long token, int64_t
 	l->holds = 1;
 	l->token = token;
 	l->pid = getpid();
-	l->next_held = dlock_redis_held;
-	dlock_redis_held = l;
+	l->reg.family = &dlock_redis_backend;
+	l->reg.owner = l;
+	l->reg.kind = h->kind;
+	l->reg.path = h->path;
+	l->reg.space = l->space;
+	dlock_held_add(&l->reg);
 	return DLOCK_OK;
 }
 

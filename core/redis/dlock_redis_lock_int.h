@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "../dlock_held.h"
 #include "dlock_redis_conn.h"
 #include "dlock_redis_lock.h"
 #include "dlock_redis_watchdog.h"
@@ -14,23 +15,21 @@
 #define RL_BACKOFF_MS 100 /* between reconnect attempts */
 
 typedef struct dlock_redis_lock_state {
-	char *k_queue, *k_token, *k_channel;      /* keys (owned) */
-	char *p_wait, *p_wake, *p_latch;          /* key prefixes (owned) */
-	char fmt[16];                             /* how holds look: "r", "s", "l" or "z<leases>" */
-	uint64_t owner;                           /* this object's owner id in the field */
-	uint64_t seq;                             /* attempts and releases, for unique ids */
-	unsigned holds;                           /* nested holds; > 0 only while held */
-	int64_t token;                            /* fencing token of the hold */
-	pid_t pid;                                /* process that holds */
-	dlock_redis_lease lease;                  /* registered with the watchdog while held */
-	struct dlock_redis_lock_state *next_held; /* this process's held locks */
-	dlock_handle *h;                          /* back pointer (for the held list) */
-	int busy;                                 /* an acquire() of this object is under way: a signal
-	                                             handler run inside it must not use this object */
+	char *k_queue, *k_token, *k_channel; /* keys (owned) */
+	char *p_wait, *p_wake, *p_latch;     /* key prefixes (owned) */
+	char fmt[16];                        /* how holds look: "r", "s", "l" or "z<leases>" */
+	uint64_t owner;                      /* this object's owner id in the field */
+	uint64_t seq;                        /* attempts and releases, for unique ids */
+	unsigned holds;                      /* nested holds; > 0 only while held */
+	int64_t token;                       /* fencing token of the hold */
+	pid_t pid;                           /* process that holds */
+	dlock_redis_lease lease;             /* registered with the watchdog while held */
+	dlock_held reg;                      /* in the registry of held locks while held */
+	char *space;                         /* the name's lock space (owned) */
+	dlock_handle *h;                     /* back pointer (for the held list) */
+	int busy;                            /* an acquire() of this object is under way: a signal
+	                                        handler run inside it must not use this object */
 } dlock_redis_lock_state;
-
-/* This process's held locks, newest first (PHP thread only). */
-extern dlock_redis_lock_state *dlock_redis_held;
 
 /* The format of h's holds, as the scripts take it. */
 const char *dlock_redis_hold_fmt(const dlock_handle *h);

@@ -4,6 +4,7 @@
 #include "dlock_sql_lock.h"
 
 #include "../dlock_build.h"
+#include "../dlock_held.h"
 
 #include <poll.h>
 #include <stdio.h>
@@ -26,14 +27,15 @@ typedef struct sl_lock {
 	int acquiring;          /* inside dlock_sql_lock_acquire (a signal handler may run
 	                           inside its wait) */
 	struct sl_lock *next_acquiring;
-	char *sname;               /* the hold's name on the server (owned): the lock's
-	                              name, or a semaphore's slot */
-	size_t slen;               /* bytes of sname */
-	struct sl_lock *next_held; /* this process's held SQL locks */
+	char *sname;    /* the hold's name on the server (owned): the lock's
+	                   name, or a semaphore's slot */
+	size_t slen;    /* bytes of sname */
+	dlock_held reg; /* in the registry of held locks while held */
+	char *space;    /* the name's lock space (owned) */
 } sl_lock;
 
-static sl_lock *sl_held;
-static sl_lock *sl_acquiring; /* objects inside acquire(), innermost first */
+static const char sl_family = 's'; /* marks SQL entries in the registry of held locks */
+static sl_lock *sl_acquiring;      /* objects inside acquire(), innermost first */
 
 const dlock_sql_driver *dlock_sql_driver_of(const dlock_target *t)
 {
@@ -80,18 +82,10 @@ static int sl_shared(const dlock_handle *h)
 /* Drops the local hold (the server's is already gone or released). */
 static void sl_forget(sl_lock *l)
 {
-	sl_lock **p;
-
 	if (l->holds > 0 && l->pid == getpid() && l->entry && l->entry->users > 0) {
 		l->entry->users--; /* a fork child's entry pointer is the parent's: not touched */
 	}
-	for (p = &sl_held; *p; p = &(*p)->next_held) {
-		if (*p == l) {
-			*p = l->next_held;
-			break;
-		}
-	}
-	l->next_held = NULL;
+	dlock_held_remove(&l->reg);
 	free(l->sname);
 	l->sname = NULL;
 	l->slen = 0;
@@ -137,6 +131,7 @@ int dlock_sql_lock_new(dlock_handle *h, dlock_err *err)
 {
 	const dlock_sql_driver *drv = dlock_sql_driver_of(&h->target);
 	sl_lock *l;
+	char space[1100];
 	int rc;
 
 	if ((rc = dlock_sql_name_validate(h->path, h->path_len, err)) != DLOCK_OK ||
@@ -165,6 +160,11 @@ int dlock_sql_lock_new(dlock_handle *h, dlock_err *err)
 	if (!(l = calloc(1, sizeof(*l)))) {
 		return dlock_err_set(err, DLOCK_ENOMEM, 0, "out of memory");
 	}
+	dlock_target_lock_space(&h->target, space, sizeof(space));
+	if (!(l->space = strdup(space))) {
+		free(l);
+		return dlock_err_set(err, DLOCK_ENOMEM, 0, "out of memory");
+	}
 	l->h = h;
 	l->drv = drv;
 	h->impl = l;
@@ -186,6 +186,7 @@ void dlock_sql_lock_free(dlock_handle *h)
 		dlock_sql_lock_release(h, 1, 1, NULL);
 	}
 	sl_forget(l);
+	free(l->space);
 	free(l);
 	h->impl = NULL;
 }
@@ -197,12 +198,13 @@ void dlock_sql_lock_free(dlock_handle *h)
  * DLOCK_ENOMEM. */
 static int sl_busy(const dlock_handle *h, dlock_sql_entry ***avoid, size_t *n, dlock_err *err)
 {
-	const sl_lock *o;
+	const sl_lock *l = h->impl;
+	const dlock_held *o;
 	size_t max = 0;
 
 	*avoid = NULL;
 	*n = 0;
-	for (o = sl_held; o; o = o->next_held) {
+	for (o = NULL; (o = dlock_held_next(o, &l->reg, &sl_family, h->path, l->space));) {
 		max++;
 	}
 	if (max == 0) {
@@ -211,11 +213,11 @@ static int sl_busy(const dlock_handle *h, dlock_sql_entry ***avoid, size_t *n, d
 	if (!(*avoid = malloc(max * sizeof(**avoid)))) {
 		return dlock_err_set(err, DLOCK_ENOMEM, 0, "out of memory");
 	}
-	for (o = sl_held; o; o = o->next_held) {
-		if (o->h != h && o->holds > 0 && o->pid == getpid() && o->entry &&
-		    o->h->path_len == h->path_len && memcmp(o->h->path, h->path, h->path_len) == 0 &&
-		    dlock_target_same_server(&o->h->target, &h->target)) {
-			(*avoid)[(*n)++] = o->entry;
+	for (o = NULL; (o = dlock_held_next(o, &l->reg, &sl_family, h->path, l->space)) && *n < max;) {
+		const sl_lock *other = o->owner;
+
+		if (other->entry) {
+			(*avoid)[(*n)++] = other->entry;
 		}
 	}
 	return DLOCK_OK;
@@ -365,8 +367,12 @@ static int sl_acquire(dlock_handle *h, const dlock_acquire_req *req, dlock_err *
 			l->pid = getpid();
 			l->lost = 0;
 			e->users++;
-			l->next_held = sl_held;
-			sl_held = l;
+			l->reg.family = &sl_family;
+			l->reg.owner = l;
+			l->reg.kind = h->kind;
+			l->reg.path = h->path;
+			l->reg.space = l->space;
+			dlock_held_add(&l->reg);
 			return DLOCK_OK;
 		}
 		free(sname);
@@ -658,7 +664,6 @@ static int sl_excludes(const sl_lock *o, const dlock_handle *h)
 int dlock_sql_lock_self_conflict(const dlock_handle *h)
 {
 	const sl_lock *o;
-	int mine = 0;
 
 	/* an acquire() this call interrupts (a signal handler) is queued ahead
 	 * of it in the server: waiting behind it would wait for ourselves. For a
@@ -670,9 +675,6 @@ int dlock_sql_lock_self_conflict(const dlock_handle *h)
 			return 1;
 		}
 	}
-	for (o = sl_held; o; o = o->next_held) {
-		mine += o->holds > 0 && o->pid == getpid() && sl_excludes(o, h);
-	}
-	/* a semaphore waits for itself only when this process has every lease */
-	return h->kind == DLOCK_KIND_SEMAPHORE ? mine >= h->max_leases : mine > 0;
+	return dlock_held_conflict(&((const sl_lock *)h->impl)->reg, h->kind, h->max_leases, h->path,
+	                           ((const sl_lock *)h->impl)->space, DLOCK_HELD_MIX_SEMAPHORE_APART);
 }

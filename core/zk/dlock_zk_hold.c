@@ -49,7 +49,7 @@ void dlock_hold_unwatch(dlock_lock *l)
 /* Forgets the node and the session reference without touching the server. */
 void dlock_hold_forget(dlock_lock *l)
 {
-	dlock_registry_remove(&l->reg);
+	dlock_held_remove(&l->reg);
 	dlock_hold_unwatch(l);
 	free(l->node);
 	free(l->hosts);
@@ -319,5 +319,6 @@ int dlock_lock_self_conflict(const dlock_lock *l, const char *hosts)
 	char space[1100];
 
 	dlock_zk_hosts_space(hosts, space, sizeof(space));
-	return dlock_registry_conflict(&l->reg, l->kind, l->max_leases, l->path, space);
+	return dlock_held_conflict(&l->reg, l->kind, l->max_leases, l->path, space,
+	                           DLOCK_HELD_MIX_REFUSED);
 }

@@ -42,11 +42,15 @@
 /* Links l into the registry of held locks. */
 static void lock_register(dlock_lock *l)
 {
+	static const char family = 'z';
+
+	l->reg.family = &family;
+	l->reg.owner = l;
 	l->reg.kind = l->kind;
 	l->reg.path = l->path;
 	l->reg.node = l->node;
-	l->reg.hosts = l->hosts;
-	dlock_registry_add(&l->reg);
+	l->reg.space = l->hosts;
+	dlock_held_add(&l->reg);
 }
 
 /* The acquires under way on this thread, innermost first: one interrupted by
@@ -69,7 +73,7 @@ static int registry_owns(const dlock_lock *l, const char *hosts, const char *nam
 			return 1;
 		}
 	}
-	return dlock_registry_owns(&l->reg, l->path, hosts, name);
+	return dlock_held_owns(&l->reg, l->path, hosts, name);
 }
 
 /* Deadline for server calls made on behalf of an acquire with `deadline`. */

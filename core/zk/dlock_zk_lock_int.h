@@ -6,7 +6,7 @@
 
 #include "dlock_zk_lock.h"
 #include "dlock_zk_path.h"
-#include "dlock_zk_registry.h"
+#include "../dlock_held.h"
 
 struct dlock_lock {
 	dlock_kind kind; /* what the node is (marker) and how it decides */
@@ -24,7 +24,7 @@ struct dlock_lock {
 	int64_t confirmed_at;          /* when the request whose reply last showed the hold
 	                                  (or queue place) good was SENT, ms */
 	unsigned holds;                /* reentrant hold count; > 0 only with a node */
-	dlock_reg reg;                 /* entry in the registry of held locks while it holds */
+	dlock_held reg;                /* entry in the registry of held locks while it holds */
 	struct dlock_lock *outer;      /* while acquiring: the acquire this one interrupted (a
 	                                  signal handler), see dlock_lock.c */
 };
