@@ -33,10 +33,6 @@ static void php_dlock_free(zend_object *obj)
 {
 	php_dlock_obj *o = php_dlock_from_obj(obj);
 
-	if (o->sibling) {
-		o->sibling->sibling = NULL;
-		o->sibling = NULL;
-	}
 	if (o->lock) {
 		php_dlock_held_remove(o);
 		if (dlock_handle_holds(o->lock) > 0) {
@@ -129,6 +125,7 @@ bool php_dlock_init(php_dlock_obj *o, dlock_kind kind, zend_long max_leases, zen
 		php_dlock_throw(rc, &err, NULL);
 		return false;
 	}
+	dlock_handle_set_reentrant(o->lock, o->set.reentrant);
 	return true;
 }
 
@@ -180,42 +177,14 @@ void php_dlock_obj_acquire(php_dlock_obj *o, double timeout, const php_dlock_cap
 {
 	php_dlock_cap own;
 	dlock_acquire_req opts;
-	php_dlock_obj *sib = o->sibling;
-	dlock_kind kind = dlock_handle_kind(o->lock);
 	const char *path = dlock_handle_path(o->lock);
 	dlock_err err;
 	int rc;
 
-	dlock_err_clear(&err);
-	if (dlock_handle_holds(o->lock) > 0 && !o->set.reentrant) {
-		/* held or only uncertain (a blip): never a second hold; a lost one is
-		 * cleared by release(), which says so */
-		php_dlock_throw_ex(dlock_ce_exception,
-		                   "%s: already held by this object, which is not reentrant", path);
-		RETURN_THROWS();
-	}
-	if (kind == DLOCK_KIND_WRITE && sib && dlock_handle_holds(sib->lock) > 0 &&
-	    dlock_handle_holds(o->lock) == 0) {
-		php_dlock_throw_ex(dlock_ce_exception,
-		                   "%s: cannot upgrade a read lock to a write lock (it would wait for "
-		                   "itself); release the read lock first",
-		                   path);
-		RETURN_THROWS();
-	}
-	/* a downgrade: the read is granted beside our write, if that is safe */
-	opts.grant_from = kind == DLOCK_KIND_READ && sib && dlock_handle_holds(o->lock) == 0 &&
-	                          dlock_handle_held(sib->lock)
-	                      ? sib->lock
-	                      : NULL;
+	/* the acquire policy (re-entry, upgrade, downgrade, self-wait) is the
+	 * core's: dlock_handle_acquire */
+	opts.grant_from = NULL;
 	opts.no_self_wait = timeout < 0;
-	if (timeout < 0 && !opts.grant_from && dlock_handle_holds(o->lock) == 0 &&
-	    dlock_handle_self_conflict(o->lock)) {
-		php_dlock_throw_ex(dlock_ce_exception,
-		                   "%s: this process already holds it through another object; "
-		                   "waiting without a timeout would wait for itself",
-		                   path);
-		RETURN_THROWS();
-	}
 	if (timeout < 0) {
 		if (!cap) {
 			php_dlock_cap_start(&own);

@@ -87,8 +87,7 @@ PHP_METHOD(DistributedReadWriteLock, __construct)
 		zval_ptr_dtor(&zw);
 		RETURN_THROWS();
 	}
-	Z_DLOCK_P(&zr)->sibling = Z_DLOCK_P(&zw);
-	Z_DLOCK_P(&zw)->sibling = Z_DLOCK_P(&zr);
+	dlock_handle_pair(Z_DLOCK_P(&zr)->lock, Z_DLOCK_P(&zw)->lock);
 	o->read = Z_OBJ(zr);
 	o->write = Z_OBJ(zw);
 }

@@ -26,9 +26,8 @@ typedef struct php_dlock_settings {
 
 /* A DistributedLock (mutex, or a read/write part) or DistributedSemaphore. */
 typedef struct php_dlock_obj {
-	dlock_handle *lock;            /* the core lock; NULL until constructed */
-	php_dlock_settings set;        /* owned strings */
-	struct php_dlock_obj *sibling; /* read-write parts: the other part (not counted) */
+	dlock_handle *lock;     /* the core lock; NULL until constructed */
+	php_dlock_settings set; /* owned strings */
 	zend_object std;
 } php_dlock_obj;
 

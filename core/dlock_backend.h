@@ -98,22 +98,45 @@ typedef struct dlock_acquire_req {
 	const char *data;            /* stored with the hold where the backend can */
 	size_t data_len;             /* bytes of data */
 	const dlock_interrupt *intr; /* called between wait slices; may be NULL */
-	dlock_handle *grant_from;    /* a downgrade: this process's write hold on the same
-	                                path, or NULL (see dlock_acquire_opts.grant_node) */
-	int no_self_wait;            /* refuse a wait that depends on this process's own hold */
+	dlock_handle *grant_from;    /* set by dlock_handle_acquire, not the caller: a downgrade,
+	                                this process's write hold on the same path, or NULL */
+	int no_self_wait;            /* the caller waits without a timeout (whatever cap
+	                                timeout_ms carries): a wait that depends on this
+	                                process's own hold is refused */
 } dlock_acquire_req;
 
-/* The operations a backend provides. Contracts are those of the dlock_handle_*
- * functions in dlock_handle.h, which call them. */
+/* The operations a backend provides: the server's side of a lock only. The
+ * generic behaviour of a lock object is dlock_handle.c's, once for every
+ * backend: nested holds (a nested acquire() re-checks the hold, a nested
+ * release() only counts down), the fork rule (a child forgets its parent's
+ * holds, never uses or releases them) and the refusal of a second acquire()
+ * of one object from a signal handler. Contracts are those of the
+ * dlock_handle_* functions in dlock_handle.h, which call them, with these
+ * additions. */
 typedef struct dlock_backend_ops {
 	const char *name;                                 /* "zookeeper", "redis" */
 	int (*lock_new)(dlock_handle *h, dlock_err *err); /* sets h->impl */
+	/* frees h->impl; a hold it still has (h->pid is this process: the handle
+	 * forgot a fork parent's first) is released first, errors ignored */
 	void (*lock_free)(dlock_handle *h);
+	/* takes a first hold: h holds nothing, and this process's other objects'
+	 * holds are in the registry of held locks (dlock_held.h) */
 	int (*acquire)(dlock_handle *h, const dlock_acquire_req *req, dlock_err *err);
-	int (*release)(dlock_handle *h, int wait, int all, dlock_err *err);
+	/* one more hold on h's hold, taken by this process: DLOCK_OK when it
+	 * still stands (asking the server where the backend must); otherwise why
+	 * not, and a hold found lost is forgotten (holding() is then 0) */
+	int (*reenter)(dlock_handle *h, const dlock_acquire_req *req, dlock_err *err);
+	/* gives up h's hold, taken by this process (the last nested one); on
+	 * return holding() says whether the backend kept it (still certain,
+	 * after a failure that did not drop it) */
+	int (*release)(dlock_handle *h, int wait, dlock_err *err);
+	/* forgets h's hold without a word to the server (a fork child: the hold
+	 * and its session or connection are the parent's) */
+	void (*forget)(dlock_handle *h);
+	/* non-zero while the backend has a hold for h (certain or not) */
+	int (*holding)(const dlock_handle *h);
 	int (*held)(dlock_handle *h);
 	int (*verify)(dlock_handle *h, dlock_err *err);
-	unsigned (*holds)(const dlock_handle *h);
 	int64_t (*token)(const dlock_handle *h);
 	int (*self_conflict)(const dlock_handle *h);
 	int (*participants)(const dlock_target *t, dlock_kind kind, int max_leases, const char *path,
@@ -141,6 +164,10 @@ struct dlock_handle {
 	int max_leases;               /* semaphores: holders allowed at once */
 	char *path;                   /* the lock name (owned) */
 	size_t path_len;              /* bytes of path */
+	unsigned holds;               /* nested holds; > 0 only while the backend holds */
+	long pid;                     /* the process that took the hold */
+	int reentrant;                /* a second acquire() counts (1) or is refused (0) */
+	struct dlock_handle *sibling; /* a read-write lock's other part, or NULL */
 };
 
 extern const dlock_backend_ops dlock_zk_backend;

@@ -1,11 +1,17 @@
-/* dlock_handle.c: the generic lock object: target and name, dispatched to
- * the backend that owns the server. */
+/* dlock_handle.c: the generic lock object, once for every backend: target
+ * and name; nested holds (a nested acquire() re-checks the hold through the
+ * backend, a nested release() only counts down); the fork rule (a child
+ * forgets its parent's holds before anything else, never uses or releases
+ * them); the refusal of a second acquire() of one object from a signal
+ * handler. What touches the server is dispatched to the backend's row of the
+ * backend table. */
 #include "dlock_handle.h"
 
 #include "dlock_build.h"
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* A backend left out of the build (./configure found no client library, or
  * --without-dlock-<name>) has no row: its DSNs parse, and fail at the lock. */
@@ -63,6 +69,7 @@ int dlock_handle_new(const dlock_target *t, dlock_kind kind, int max_leases, con
 	h->path_len = len;
 	h->kind = kind;
 	h->max_leases = max_leases;
+	h->reentrant = 1;
 	if (!(h->ops = dlock_handle_ops(t->backend))) {
 		free(h->path);
 		free(h);
@@ -83,10 +90,43 @@ int dlock_handle_new(const dlock_target *t, dlock_kind kind, int max_leases, con
 	return DLOCK_OK;
 }
 
+/* Forgets h's hold without a word to the server. */
+static void handle_forget(dlock_handle *h)
+{
+	if (h->ops->holding(h)) {
+		h->ops->forget(h);
+	}
+	h->holds = 0;
+}
+
+/* The fork rule: a hold another process took (this is its fork child) is
+ * forgotten before h is used: the hold, its session or connection and its
+ * renewals are the parent's. Non-zero when it was. */
+static int handle_forked(dlock_handle *h)
+{
+	if (h->holds > 0 && h->pid != (long)getpid()) {
+		handle_forget(h);
+		return 1;
+	}
+	return 0;
+}
+
+/* After a backend call: a hold the backend no longer has is no hold. */
+static void handle_sync(dlock_handle *h)
+{
+	if (h->holds > 0 && !h->ops->holding(h)) {
+		h->holds = 0;
+	}
+}
+
 void dlock_handle_free(dlock_handle *h)
 {
 	if (!h) {
 		return;
+	}
+	handle_forked(h);
+	if (h->sibling) {
+		h->sibling->sibling = NULL;
 	}
 	h->ops->lock_free(h);
 	dlock_target_clear(&h->target);
@@ -119,7 +159,49 @@ int dlock_handle_acquiring(const dlock_handle *h)
 	return 0;
 }
 
-int dlock_handle_acquire(dlock_handle *h, const dlock_acquire_req *req, dlock_err *err)
+void dlock_handle_set_reentrant(dlock_handle *h, int on)
+{
+	h->reentrant = on != 0;
+}
+
+void dlock_handle_pair(dlock_handle *read, dlock_handle *write)
+{
+	read->sibling = write;
+	write->sibling = read;
+}
+
+/* The acquire policy (see dlock_handle_acquire): DLOCK_OK to go on, with
+ * req->grant_from set for a downgrade, or the refusal. */
+static int handle_policy(dlock_handle *h, dlock_acquire_req *req, dlock_err *err)
+{
+	dlock_handle *sib = h->sibling;
+
+	req->grant_from = NULL;
+	if (dlock_handle_holds(h) > 0) {
+		/* held or only uncertain (a blip): never a second hold; a lost one
+		 * is cleared by release(), which says so */
+		return h->reentrant ? DLOCK_OK
+		                    : dlock_err_set(err, DLOCK_EDEADLK, 0,
+		                                    "already held by this object, which is not reentrant");
+	}
+	if (h->kind == DLOCK_KIND_WRITE && sib && dlock_handle_holds(sib) > 0) {
+		return dlock_err_set(err, DLOCK_EDEADLK, 0,
+		                     "cannot upgrade a read lock to a write lock (it would wait for "
+		                     "itself); release the read lock first");
+	}
+	if (h->kind == DLOCK_KIND_READ && sib && dlock_handle_held(sib)) {
+		req->grant_from = sib; /* a downgrade: the read is granted beside our write */
+		return DLOCK_OK;
+	}
+	if (req->no_self_wait && h->ops->self_conflict(h)) {
+		return dlock_err_set(err, DLOCK_EDEADLK, 0,
+		                     "this process already holds it through another object; waiting "
+		                     "without a timeout would wait for itself");
+	}
+	return DLOCK_OK;
+}
+
+int dlock_handle_acquire(dlock_handle *h, dlock_acquire_req *req, dlock_err *err)
 {
 	handle_busy self;
 	int rc;
@@ -132,45 +214,107 @@ int dlock_handle_acquire(dlock_handle *h, const dlock_acquire_req *req, dlock_er
 		                     "object, or try again after that acquire() returned",
 		                     h->path);
 	}
+	handle_forked(h);
+	if ((rc = handle_policy(h, req, err)) != DLOCK_OK) {
+		return rc;
+	}
 	self.h = h;
 	self.next = handles_busy;
 	handles_busy = &self;
-	rc = h->ops->acquire(h, req, err);
+	if (h->holds > 0) {
+		rc = h->ops->reenter(h, req, err);
+		if (rc == DLOCK_OK) {
+			h->holds++;
+		}
+	} else {
+		rc = h->ops->acquire(h, req, err);
+		if (rc == DLOCK_OK) {
+			h->holds = 1;
+			h->pid = (long)getpid();
+		}
+	}
 	handles_busy = self.next; /* nested acquires unlink themselves before returning */
+	handle_sync(h);
+	return rc;
+}
+
+/* Drops one hold (all: every hold of h); the last one is the server's. */
+static int handle_release(dlock_handle *h, int wait, int all, dlock_err *err)
+{
+	int rc;
+
+	dlock_err_clear(err);
+	if (handle_forked(h)) {
+		return dlock_err_set(err, DLOCK_EFORKED, 0,
+		                     "lock %.128s is held by the parent process (before fork()); the "
+		                     "child forgot it and leaves it to the parent",
+		                     h->path);
+	}
+	if (h->holds == 0) {
+		return dlock_err_set(err, DLOCK_ENOTHELD, 0, "lock %.128s is not held by this object",
+		                     h->path);
+	}
+	if (h->holds > 1 && !all) {
+		h->holds--; /* an outer hold remains: counted here only, the server is not touched */
+		return DLOCK_OK;
+	}
+	rc = h->ops->release(h, wait, err);
+	if (!h->ops->holding(h)) {
+		h->holds = 0;
+	}
 	return rc;
 }
 
 int dlock_handle_release(dlock_handle *h, int wait, dlock_err *err)
 {
-	dlock_err_clear(err);
-	return h->ops->release(h, wait, 0, err);
+	return handle_release(h, wait, 0, err);
 }
 
 int dlock_handle_release_all(dlock_handle *h, int wait, dlock_err *err)
 {
-	dlock_err_clear(err);
-	return h->ops->release(h, wait, 1, err);
+	return handle_release(h, wait, 1, err);
 }
 
 int dlock_handle_held(dlock_handle *h)
 {
-	return h->ops->held(h);
+	int held;
+
+	if (h->holds == 0 || h->pid != (long)getpid()) {
+		return 0; /* a fork parent's hold is not this process's */
+	}
+	held = h->ops->held(h);
+	handle_sync(h);
+	return held;
 }
 
 int dlock_handle_verify(dlock_handle *h, dlock_err *err)
 {
+	int rc;
+
 	dlock_err_clear(err);
-	return h->ops->verify(h, err);
+	if (h->holds == 0) {
+		return dlock_err_set(err, DLOCK_ENOTHELD, 0, "lock %.128s is not held by this object",
+		                     h->path);
+	}
+	if (h->pid != (long)getpid()) {
+		return dlock_err_set(err, DLOCK_EFORKED, 0,
+		                     "lock %.128s is held by the parent process (before fork()), not "
+		                     "this one",
+		                     h->path);
+	}
+	rc = h->ops->verify(h, err);
+	handle_sync(h);
+	return rc;
 }
 
 unsigned dlock_handle_holds(const dlock_handle *h)
 {
-	return h->ops->holds(h);
+	return h->holds > 0 && h->ops->holding(h) ? h->holds : 0;
 }
 
 int64_t dlock_handle_token(const dlock_handle *h)
 {
-	return h->ops->token(h);
+	return h->holds > 0 ? h->ops->token(h) : 0;
 }
 
 int dlock_handle_fencing_token(dlock_handle *h, int64_t *out, dlock_err *err)
@@ -178,10 +322,18 @@ int dlock_handle_fencing_token(dlock_handle *h, int64_t *out, dlock_err *err)
 	int rc = DLOCK_OK;
 
 	dlock_err_clear(err);
-	if (h->ops->token_fetch && h->ops->token(h) == 0) {
-		rc = h->ops->token_fetch(h, err);
+	if (h->holds > 0 && h->pid != (long)getpid()) {
+		*out = 0;
+		return dlock_err_set(err, DLOCK_EFORKED, 0,
+		                     "lock %.128s is held by the parent process (before fork()), not "
+		                     "this one",
+		                     h->path);
 	}
-	*out = rc == DLOCK_OK ? h->ops->token(h) : 0;
+	if (h->ops->token_fetch && h->holds > 0 && h->ops->token(h) == 0) {
+		rc = h->ops->token_fetch(h, err);
+		handle_sync(h);
+	}
+	*out = rc == DLOCK_OK && h->holds > 0 ? h->ops->token(h) : 0;
 	return rc;
 }
 
@@ -203,11 +355,6 @@ const char *dlock_handle_path(const dlock_handle *h)
 const dlock_target *dlock_handle_target(const dlock_handle *h)
 {
 	return &h->target;
-}
-
-int dlock_handle_self_conflict(const dlock_handle *h)
-{
-	return h->ops->self_conflict(h);
 }
 
 int dlock_backend_participants(const dlock_target *t, dlock_kind kind, int max_leases,

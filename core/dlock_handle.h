@@ -15,10 +15,27 @@ int dlock_handle_new(const dlock_target *t, dlock_kind kind, int max_leases, con
 /* Frees h; a hold it still has is released first (errors ignored). */
 void dlock_handle_free(dlock_handle *h);
 
+/* Whether a second acquire() of a held h counts one more hold (on, the
+ * default) or is refused (DLOCK_EDEADLK: it would wait for itself). */
+void dlock_handle_set_reentrant(dlock_handle *h, int on);
+
+/* Makes read and write the two parts of one read-write lock (same target,
+ * path): the write part refuses an upgrade, the read part is granted beside
+ * this process's write hold (a downgrade). Unpaired when either is freed. */
+void dlock_handle_pair(dlock_handle *read, dlock_handle *write);
+
 /* Acquires (see dlock_lock_acquire for the codes; every backend keeps them).
- * An acquire of h while h's own acquire() is under way (a signal handler run
- * inside its wait) is refused with DLOCK_EDEADLK before the backend sees it. */
-int dlock_handle_acquire(dlock_handle *h, const dlock_acquire_req *req, dlock_err *err);
+ * The acquire policy is decided here, before the backend sees the request:
+ * refused with DLOCK_EDEADLK are an acquire of h while h's own acquire() is
+ * under way (a signal handler run inside its wait), a second acquire of a
+ * held h that is not reentrant, an upgrade (the write part while this
+ * process's read part holds), and, with req->no_self_wait, a first acquire
+ * that would wait for another hold of this process (dlock_held.h). A read
+ * part's acquire while its write part holds is a downgrade, granted beside
+ * the write hold where the backend can do so safely. A held h's acquire
+ * checks the hold and counts one more; a fork parent's hold is forgotten
+ * first. req->grant_from is set here. */
+int dlock_handle_acquire(dlock_handle *h, dlock_acquire_req *req, dlock_err *err);
 
 /* Non-zero while h's acquire() is under way on this thread (h's calls from a
  * signal handler run inside that acquire see it). */
@@ -49,10 +66,6 @@ dlock_kind dlock_handle_kind(const dlock_handle *h);
 int dlock_handle_max_leases(const dlock_handle *h);
 const char *dlock_handle_path(const dlock_handle *h);
 const dlock_target *dlock_handle_target(const dlock_handle *h);
-
-/* Non-zero when another lock object of this process holds h's lock in a way
- * that excludes h's kind: a blocking acquire would wait for itself. */
-int dlock_handle_self_conflict(const dlock_handle *h);
 
 /* The queue of kind at path on t in order, holders first, into *out (freed
  * with dlock_participants_free). */

@@ -40,7 +40,7 @@ void dlock_redis_hold_forget(dlock_redis_lock_state *l)
 {
 	dlock_redis_watchdog_unregister(&l->lease);
 	dlock_held_remove(&l->reg);
-	l->holds = 0;
+	l->held = 0;
 	l->token = 0;
 }
 
@@ -100,26 +100,25 @@ char *dlock_redis_hold_latch(dlock_redis_lock_state *l)
 	return latch;
 }
 
-int dlock_redis_lock_release(dlock_handle *h, int wait, int all, dlock_err *err)
+void dlock_redis_lock_forget(dlock_handle *h)
+{
+	dlock_redis_hold_forget(h->impl);
+}
+
+int dlock_redis_lock_holding(const dlock_handle *h)
+{
+	return ((const dlock_redis_lock_state *)h->impl)->held;
+}
+
+int dlock_redis_lock_release(dlock_handle *h, int wait, dlock_err *err)
 {
 	dlock_redis_lock_state *l = h->impl;
 	dlock_redis_conn *c;
 	int rc;
 
 	(void)wait; /* the unlock's reply is always awaited: one round trip */
-	if (l->holds == 0) {
+	if (!l->held) {
 		return dlock_err_set(err, DLOCK_ENOTHELD, 0, "lock %s is not held by this object", h->path);
-	}
-	if (l->pid != getpid()) {
-		dlock_redis_hold_forget(l);
-		return dlock_err_set(err, DLOCK_EFORKED, 0,
-		                     "lock %s is held by the parent process (before fork()); the child "
-		                     "forgot it",
-		                     h->path);
-	}
-	if (l->holds > 1 && !all) {
-		l->holds--; /* nested: counted here only, the server is not touched */
-		return DLOCK_OK;
 	}
 	if (l->busy) {
 		return dlock_redis_hold_busy_err(h, err);
@@ -223,7 +222,7 @@ int dlock_redis_lock_held(dlock_handle *h)
 {
 	dlock_redis_lock_state *l = h->impl;
 
-	return l->holds > 0 && l->pid == getpid() && dlock_redis_watchdog_valid(&l->lease);
+	return l->held && dlock_redis_watchdog_valid(&l->lease);
 }
 
 int dlock_redis_lock_verify(dlock_handle *h, dlock_err *err)
@@ -236,12 +235,8 @@ int dlock_redis_lock_verify(dlock_handle *h, dlock_err *err)
 	int64_t sent;
 	int rc, held, capped;
 
-	if (l->holds == 0) {
+	if (!l->held) {
 		return dlock_err_set(err, DLOCK_ENOTHELD, 0, "lock %s is not held by this object", h->path);
-	}
-	if (l->pid != getpid()) {
-		return dlock_err_set(err, DLOCK_EFORKED, 0, "lock %s is held by the parent process",
-		                     h->path);
 	}
 	if (!dlock_redis_watchdog_valid(&l->lease)) {
 		return dlock_err_set(err, DLOCK_ELOST, 0,
@@ -279,18 +274,11 @@ int dlock_redis_lock_verify(dlock_handle *h, dlock_err *err)
 	return DLOCK_OK;
 }
 
-unsigned dlock_redis_lock_holds(const dlock_handle *h)
-{
-	const dlock_redis_lock_state *l = h->impl;
-
-	return l->holds;
-}
-
 int64_t dlock_redis_lock_token(const dlock_handle *h)
 {
 	const dlock_redis_lock_state *l = h->impl;
 
-	return l->holds > 0 ? l->token : 0;
+	return l->held ? l->token : 0;
 }
 
 int dlock_redis_lock_self_conflict(const dlock_handle *h)

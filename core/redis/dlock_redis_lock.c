@@ -118,8 +118,8 @@ void dlock_redis_lock_free(dlock_handle *h)
 	if (!l) {
 		return;
 	}
-	if (l->holds > 0) {
-		dlock_redis_lock_release(h, 1, 1, NULL);
+	if (l->held) {
+		dlock_redis_lock_release(h, 1, NULL);
 		dlock_redis_hold_forget(l);
 	}
 	free(l->k_queue);
@@ -243,10 +243,9 @@ static int rl_granted(dlock_handle *h, long long count, long long token, int64_t
 	if ((rc = dlock_redis_watchdog_register(&l->lease, sent, err)) != DLOCK_OK) {
 		return rc; /* the lease runs out on its own */
 	}
-	(void)count; /* nested holds are counted here: the server says 1 */
-	l->holds = 1;
+	(void)count; /* nested holds are the handle's: the server says 1 */
+	l->held = 1;
 	l->token = token;
-	l->pid = getpid();
 	l->reg.family = &dlock_redis_backend;
 	l->reg.owner = l;
 	l->reg.kind = h->kind;
@@ -432,6 +431,23 @@ static int rl_acquire(dlock_handle *h, dlock_redis_conn *c, const dlock_acquire_
 	}
 }
 
+int dlock_redis_lock_reenter(dlock_handle *h, const dlock_acquire_req *req, dlock_err *err)
+{
+	dlock_redis_lock_state *l = h->impl;
+
+	(void)req;
+	if (l->busy) {
+		return dlock_redis_hold_busy_err(h, err);
+	}
+	if (!dlock_redis_watchdog_valid(&l->lease)) {
+		dlock_redis_hold_forget(l);
+		return dlock_err_set(err, DLOCK_ELOST, 0,
+		                     "the lock was lost (lease not renewed in time, or its key is "
+		                     "gone); it is not held now");
+	}
+	return DLOCK_OK;
+}
+
 int dlock_redis_lock_acquire(dlock_handle *h, const dlock_acquire_req *req, dlock_err *err)
 {
 	dlock_redis_lock_state *l = h->impl;
@@ -440,19 +456,6 @@ int dlock_redis_lock_acquire(dlock_handle *h, const dlock_acquire_req *req, dloc
 
 	if (l->busy) {
 		return dlock_redis_hold_busy_err(h, err);
-	}
-	if (l->holds > 0 && l->pid != getpid()) {
-		dlock_redis_hold_forget(l); /* a fork parent's hold: not ours */
-	}
-	if (l->holds > 0) {
-		if (!dlock_redis_watchdog_valid(&l->lease)) {
-			dlock_redis_hold_forget(l);
-			return dlock_err_set(err, DLOCK_ELOST, 0,
-			                     "the lock was lost (lease not renewed in time, or its key is "
-			                     "gone); it is not held now");
-		}
-		l->holds++;
-		return DLOCK_OK;
 	}
 	if ((rc = dlock_redis_pool_get(&h->target, &c, err)) != DLOCK_OK) {
 		return rc;

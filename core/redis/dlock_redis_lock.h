@@ -8,7 +8,8 @@
  *   dlock_queue:{N}                 LIST of waiter ids in arrival order ({N}: always braced)
  *   dlock_wait:{N}:<waiter>         a waiter's heartbeat ("waiting" or "woken"), short TTL
  *   dlock_wake:{N}:<waiter>         LIST a waiter blocks on with BLPOP; one LPUSH wakes it
- * Nested holds are counted in the process (the server's count stays 1). */
+ * Nested holds are counted by the handle (dlock_handle.c; the server's count
+ * stays 1). */
 #ifndef DLOCK_REDIS_LOCK_H
 #define DLOCK_REDIS_LOCK_H
 
@@ -25,10 +26,12 @@
 int dlock_redis_lock_new(dlock_handle *h, dlock_err *err);
 void dlock_redis_lock_free(dlock_handle *h);
 int dlock_redis_lock_acquire(dlock_handle *h, const dlock_acquire_req *req, dlock_err *err);
-int dlock_redis_lock_release(dlock_handle *h, int wait, int all, dlock_err *err);
+int dlock_redis_lock_reenter(dlock_handle *h, const dlock_acquire_req *req, dlock_err *err);
+int dlock_redis_lock_release(dlock_handle *h, int wait, dlock_err *err);
+void dlock_redis_lock_forget(dlock_handle *h);
+int dlock_redis_lock_holding(const dlock_handle *h);
 int dlock_redis_lock_held(dlock_handle *h);
 int dlock_redis_lock_verify(dlock_handle *h, dlock_err *err);
-unsigned dlock_redis_lock_holds(const dlock_handle *h);
 int64_t dlock_redis_lock_token(const dlock_handle *h);
 int dlock_redis_lock_self_conflict(const dlock_handle *h);
 

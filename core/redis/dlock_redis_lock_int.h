@@ -20,15 +20,14 @@ typedef struct dlock_redis_lock_state {
 	char fmt[16];                        /* how holds look: "r", "s", "l" or "z<leases>" */
 	uint64_t owner;                      /* this object's owner id in the field */
 	uint64_t seq;                        /* attempts and releases, for unique ids */
-	unsigned holds;                      /* nested holds; > 0 only while held */
-	int64_t token;                       /* fencing token of the hold */
-	pid_t pid;                           /* process that holds */
-	dlock_redis_lease lease;             /* registered with the watchdog while held */
-	dlock_held reg;                      /* in the registry of held locks while held */
-	char *space;                         /* the name's lock space (owned) */
-	dlock_handle *h;                     /* back pointer (for the held list) */
-	int busy;                            /* an acquire() of this object is under way: a signal
-	                                        handler run inside it must not use this object */
+	int held;                /* the server hold is ours (nested holds are the handle's) */
+	int64_t token;           /* fencing token of the hold */
+	dlock_redis_lease lease; /* registered with the watchdog while held */
+	dlock_held reg;          /* in the registry of held locks while held */
+	char *space;             /* the name's lock space (owned) */
+	dlock_handle *h;         /* back pointer (for the held list) */
+	int busy;                /* an acquire() of this object is under way: a signal
+	                            handler run inside it must not use this object */
 } dlock_redis_lock_state;
 
 /* The format of h's holds, as the scripts take it. */

@@ -103,13 +103,17 @@ static int dlock_sql_participants(const dlock_target *t, dlock_kind kind, int ma
 }
 
 /* The two tables differ only in their name and their own connections. */
-#define DLOCK_SQL_OPS(label, connections, shutdown, display, library)                              \
+#define DLOCK_SQL_OPS(label, connections_fn, shutdown_fn, display_name, library_fn)                \
 	{                                                                                              \
-		label, dlock_sql_lock_new, dlock_sql_lock_free, dlock_sql_lock_acquire,                    \
-		    dlock_sql_lock_release, dlock_sql_lock_held, dlock_sql_lock_verify,                    \
-		    dlock_sql_lock_holds, dlock_sql_lock_token, dlock_sql_lock_self_conflict,              \
-		    dlock_sql_participants, connections, shutdown, dlock_sql_lock_token_fetch, display,    \
-		    library, NULL,                                                                         \
+		.name = label, .lock_new = dlock_sql_lock_new, .lock_free = dlock_sql_lock_free,           \
+		.acquire = dlock_sql_lock_acquire, .reenter = dlock_sql_lock_reenter,                      \
+		.release = dlock_sql_lock_release, .forget = dlock_sql_lock_forget,                        \
+		.holding = dlock_sql_lock_holding, .held = dlock_sql_lock_held,                            \
+		.verify = dlock_sql_lock_verify, .token = dlock_sql_lock_token,                            \
+		.self_conflict = dlock_sql_lock_self_conflict, .participants = dlock_sql_participants,     \
+		.connections = connections_fn, .shutdown = shutdown_fn,                                    \
+		.token_fetch = dlock_sql_lock_token_fetch, .display = display_name, .library = library_fn, \
+		.log_configure = NULL,                                                                     \
 	}
 
 #ifdef DLOCK_WITH_POSTGRES

@@ -1,6 +1,7 @@
 /* dlock_sql_lock.c: the lock object of the SQL backends (see
- * dlock_sql_lock.h): which session takes a hold, nested holds, a hold lost
- * with its session, and the fork rule (a child holds nothing). */
+ * dlock_sql_lock.h): which session takes a hold, a hold lost with its
+ * session, a session a fork child inherited never used. Nested holds and the
+ * fork rule for holds are the handle's (dlock_handle.c). */
 #include "dlock_sql_lock.h"
 
 #include "../dlock_build.h"
@@ -18,9 +19,9 @@
 typedef struct sl_lock {
 	dlock_handle *h;
 	const dlock_sql_driver *drv;
-	dlock_sql_entry *entry; /* the session of the hold, while holds > 0 */
+	dlock_sql_entry *entry; /* the session of the hold, while held */
 	uint64_t gen;           /* entry->gen when the hold was taken */
-	unsigned holds;         /* nested holds of this object */
+	int held;               /* the server hold is ours (nested holds are the handle's) */
 	int64_t token;          /* fencing token of the hold */
 	pid_t pid;              /* the process that took the hold */
 	int lost;               /* the server said the hold is gone */
@@ -82,14 +83,14 @@ static int sl_shared(const dlock_handle *h)
 /* Drops the local hold (the server's is already gone or released). */
 static void sl_forget(sl_lock *l)
 {
-	if (l->holds > 0 && l->pid == getpid() && l->entry && l->entry->users > 0) {
+	if (l->held && l->pid == getpid() && l->entry && l->entry->users > 0) {
 		l->entry->users--; /* a fork child's entry pointer is the parent's: not touched */
 	}
 	dlock_held_remove(&l->reg);
 	free(l->sname);
 	l->sname = NULL;
 	l->slen = 0;
-	l->holds = 0;
+	l->held = 0;
 	l->entry = NULL;
 	l->token = 0;
 	l->lost = 0;
@@ -116,7 +117,7 @@ static int sl_alive(sl_lock *l)
  * on it, and what its socket holds is the pending statement's answer. */
 static int sl_in_wait(const sl_lock *l)
 {
-	return l->holds > 0 && l->pid == getpid() && l->entry && l->entry->busy;
+	return l->held && l->pid == getpid() && l->entry && l->entry->busy;
 }
 
 static int sl_in_wait_err(const dlock_handle *h, dlock_err *err)
@@ -178,12 +179,12 @@ void dlock_sql_lock_free(dlock_handle *h)
 	if (!l) {
 		return;
 	}
-	if (l->holds > 0 && l->pid == getpid() && sl_in_wait(l)) {
+	if (l->held && l->pid == getpid() && sl_in_wait(l)) {
 		/* destroyed in a signal handler while its session waits for another
 		 * lock: the unlock is sent when that wait ends */
 		dlock_sql_pool_defer(l->entry, l->sname, l->slen, sl_shared(h));
-	} else if (l->holds > 0 && l->pid == getpid()) {
-		dlock_sql_lock_release(h, 1, 1, NULL);
+	} else if (l->held && l->pid == getpid()) {
+		dlock_sql_lock_release(h, 1, NULL);
 	}
 	sl_forget(l);
 	free(l->space);
@@ -251,22 +252,6 @@ static int sl_acquire(dlock_handle *h, const dlock_acquire_req *req, dlock_err *
 	sl_lock *l = h->impl;
 	int64_t dl = req->timeout_ms < 0 ? -1 : dlock_now_ms() + req->timeout_ms, loss_since = 0;
 
-	if (l->holds > 0 && l->pid != getpid()) {
-		sl_forget(l); /* a fork parent's hold: not ours */
-	}
-	if (l->holds > 0) {
-		if (sl_in_wait(l)) {
-			return sl_in_wait_err(h, err);
-		}
-		if (!sl_alive(l)) {
-			sl_forget(l);
-			return dlock_err_set(err, DLOCK_ELOST, 0,
-			                     "the lock was lost (its server session ended); it is not held "
-			                     "now");
-		}
-		l->holds++;
-		return DLOCK_OK;
-	}
 	for (;;) {
 		dlock_sql_entry **avoid = NULL, *e;
 		int64_t sent, wait, now;
@@ -362,7 +347,7 @@ static int sl_acquire(dlock_handle *h, const dlock_acquire_req *req, dlock_err *
 			l->slen = slen;
 			l->entry = e;
 			l->gen = e->gen;
-			l->holds = 1;
+			l->held = 1;
 			l->token = 0; /* fetched on demand: dlock_sql_lock_token_fetch */
 			l->pid = getpid();
 			l->lost = 0;
@@ -394,25 +379,40 @@ static int sl_acquire(dlock_handle *h, const dlock_acquire_req *req, dlock_err *
 	}
 }
 
-int dlock_sql_lock_release(dlock_handle *h, int wait, int all, dlock_err *err)
+int dlock_sql_lock_reenter(dlock_handle *h, const dlock_acquire_req *req, dlock_err *err)
+{
+	sl_lock *l = h->impl;
+
+	(void)req;
+	if (sl_in_wait(l)) {
+		return sl_in_wait_err(h, err);
+	}
+	if (!sl_alive(l)) {
+		sl_forget(l);
+		return dlock_err_set(err, DLOCK_ELOST, 0,
+		                     "the lock was lost (its server session ended); it is not held now");
+	}
+	return DLOCK_OK;
+}
+
+void dlock_sql_lock_forget(dlock_handle *h)
+{
+	sl_forget(h->impl);
+}
+
+int dlock_sql_lock_holding(const dlock_handle *h)
+{
+	return ((const sl_lock *)h->impl)->held;
+}
+
+int dlock_sql_lock_release(dlock_handle *h, int wait, dlock_err *err)
 {
 	sl_lock *l = h->impl;
 	int rc;
 
 	(void)wait; /* the unlock's answer is always awaited: one round trip */
-	if (l->holds == 0) {
+	if (!l->held) {
 		return dlock_err_set(err, DLOCK_ENOTHELD, 0, "lock %s is not held by this object", h->path);
-	}
-	if (l->pid != getpid()) {
-		sl_forget(l);
-		return dlock_err_set(err, DLOCK_EFORKED, 0,
-		                     "lock %s is held by the parent process (before fork()); the child "
-		                     "forgot it",
-		                     h->path);
-	}
-	if (l->holds > 1 && !all) {
-		l->holds--; /* nested: counted here only */
-		return DLOCK_OK;
 	}
 	if (sl_in_wait(l)) {
 		return sl_in_wait_err(h, err);
@@ -487,7 +487,7 @@ int dlock_sql_lock_held(dlock_handle *h)
 	int64_t sent;
 	int rc, i;
 
-	if (l->holds == 0 || sl_in_wait(l) || !sl_alive(l)) {
+	if (!l->held || sl_in_wait(l) || !sl_alive(l)) {
 		return 0; /* busy: the session cannot be asked now, so the hold is not certain */
 	}
 	/* a session lock has no lease: the server may end the session at any
@@ -518,7 +518,7 @@ static int sl_askable(sl_lock *l, dlock_err *err)
 {
 	const dlock_handle *h = l->h;
 
-	if (l->holds == 0) {
+	if (!l->held) {
 		return dlock_err_set(err, DLOCK_ENOTHELD, 0, "lock %s is not held by this object", h->path);
 	}
 	if (l->pid != getpid()) {
@@ -599,20 +599,13 @@ int dlock_sql_lock_acquire(dlock_handle *h, const dlock_acquire_req *req, dlock_
 	return rc;
 }
 
-unsigned dlock_sql_lock_holds(const dlock_handle *h)
-{
-	const sl_lock *l = h->impl;
-
-	return l->holds;
-}
-
 int dlock_sql_lock_token_fetch(dlock_handle *h, dlock_err *err)
 {
 	sl_lock *l = h->impl;
 	int64_t sent, token = 0;
 	int rc, i;
 
-	if (l->holds > 0 && l->pid == getpid() && l->token) {
+	if (l->held && l->pid == getpid() && l->token) {
 		return DLOCK_OK;
 	}
 	if ((rc = sl_askable(l, err)) != DLOCK_OK) {
@@ -647,7 +640,7 @@ int64_t dlock_sql_lock_token(const dlock_handle *h)
 {
 	const sl_lock *l = h->impl;
 
-	return l->holds > 0 ? l->token : 0;
+	return l->held ? l->token : 0;
 }
 
 /* Non-zero when o (another object, holding or inside acquire()) excludes
@@ -671,7 +664,7 @@ int dlock_sql_lock_self_conflict(const dlock_handle *h)
 	 * (or holds) the gate every contender passes, and cannot let go of it
 	 * before the handler returns */
 	for (o = sl_acquiring; o; o = o->next_acquiring) {
-		if (o->holds == 0 && sl_excludes(o, h)) {
+		if (!o->held && sl_excludes(o, h)) {
 			return 1;
 		}
 	}

@@ -29,26 +29,51 @@ static void zkb_free(dlock_handle *h)
 	h->impl = NULL;
 }
 
+/* The recipe's options for req on h. */
+static void zkb_opts(dlock_handle *h, const dlock_acquire_req *req, dlock_session_cfg *cfg,
+                     dlock_acquire_opts *o)
+{
+	zkb_cfg(&h->target, cfg);
+	o->cfg = cfg;
+	o->data = req->data;
+	o->data_len = req->data_len;
+	o->timeout_ms = req->timeout_ms;
+	o->intr = req->intr;
+	o->grant_node = req->grant_from ? dlock_lock_node(req->grant_from->impl) : NULL;
+	o->no_self_wait = req->no_self_wait;
+}
+
 static int zkb_acquire(dlock_handle *h, const dlock_acquire_req *req, dlock_err *err)
 {
 	dlock_session_cfg cfg;
 	dlock_acquire_opts o;
 
-	zkb_cfg(&h->target, &cfg);
-	o.cfg = &cfg;
-	o.data = req->data;
-	o.data_len = req->data_len;
-	o.timeout_ms = req->timeout_ms;
-	o.intr = req->intr;
-	o.grant_node = req->grant_from ? dlock_lock_node(req->grant_from->impl) : NULL;
-	o.no_self_wait = req->no_self_wait;
+	zkb_opts(h, req, &cfg, &o);
 	return dlock_lock_acquire(h->impl, &o, err);
 }
 
-static int zkb_release(dlock_handle *h, int wait, int all, dlock_err *err)
+static int zkb_reenter(dlock_handle *h, const dlock_acquire_req *req, dlock_err *err)
 {
-	return all ? dlock_lock_release_all(h->impl, wait, err)
-	           : dlock_lock_release(h->impl, wait, err);
+	dlock_session_cfg cfg;
+	dlock_acquire_opts o;
+
+	zkb_opts(h, req, &cfg, &o);
+	return dlock_lock_reenter(h->impl, &o, err);
+}
+
+static int zkb_release(dlock_handle *h, int wait, dlock_err *err)
+{
+	return dlock_lock_release(h->impl, wait, err);
+}
+
+static void zkb_forget(dlock_handle *h)
+{
+	dlock_lock_forget(h->impl);
+}
+
+static int zkb_holding(const dlock_handle *h)
+{
+	return dlock_lock_holding(h->impl);
 }
 
 static int zkb_held(dlock_handle *h)
@@ -59,11 +84,6 @@ static int zkb_held(dlock_handle *h)
 static int zkb_verify(dlock_handle *h, dlock_err *err)
 {
 	return dlock_lock_verify(h->impl, err);
-}
-
-static unsigned zkb_holds(const dlock_handle *h)
-{
-	return dlock_lock_holds(h->impl);
 }
 
 static int64_t zkb_token(const dlock_handle *h)
@@ -111,21 +131,23 @@ static void zkb_shutdown(int final)
 }
 
 const dlock_backend_ops dlock_zk_backend = {
-    "zookeeper",
-    zkb_new,
-    zkb_free,
-    zkb_acquire,
-    zkb_release,
-    zkb_held,
-    zkb_verify,
-    zkb_holds,
-    zkb_token,
-    zkb_self_conflict,
-    zkb_participants,
-    dlock_pool_size,
-    zkb_shutdown,
-    NULL, /* the token is the node's zxid, known from the acquire */
-    "ZooKeeper",
-    zkb_library,
-    dlock_zklog_configure,
+    .name = "zookeeper",
+    .lock_new = zkb_new,
+    .lock_free = zkb_free,
+    .acquire = zkb_acquire,
+    .reenter = zkb_reenter,
+    .release = zkb_release,
+    .forget = zkb_forget,
+    .holding = zkb_holding,
+    .held = zkb_held,
+    .verify = zkb_verify,
+    .token = zkb_token,
+    .self_conflict = zkb_self_conflict,
+    .participants = zkb_participants,
+    .connections = dlock_pool_size,
+    .shutdown = zkb_shutdown,
+    .token_fetch = NULL, /* the token is the node's zxid, known from the acquire */
+    .display = "ZooKeeper",
+    .library = zkb_library,
+    .log_configure = dlock_zklog_configure,
 };

@@ -54,7 +54,7 @@ void dlock_hold_forget(dlock_lock *l)
 	free(l->node);
 	free(l->hosts);
 	l->node = l->hosts = NULL;
-	l->holds = 0;
+	l->held = 0;
 	l->token = 0;
 	if (l->sess) {
 		dlock_session_unref(l->sess);
@@ -95,7 +95,7 @@ void dlock_lock_free(dlock_lock *l)
 		return;
 	}
 	if (l->node && dlock_session_owned(l->sess)) {
-		if (l->holds > 0 && dlock_session_health(l->sess) != DLOCK_HEALTH_DEAD) {
+		if (l->held && dlock_session_health(l->sess) != DLOCK_HEALTH_DEAD) {
 			dlock_session_delete_async(l->sess, l->node);
 		} else {
 			dlock_hold_withdraw(l);
@@ -122,7 +122,7 @@ int dlock_hold_check(dlock_lock *l, int64_t deadline, dlock_err *err)
 	int h, rc, zrc;
 	int64_t owner, sent;
 
-	if (l->holds == 0 || !l->node) {
+	if (!l->held || !l->node) {
 		return dlock_err_set(err, DLOCK_ENOTHELD, 0, "lock %.128s is not held", l->path);
 	}
 	if (!dlock_session_owned(l->sess)) {
@@ -179,15 +179,6 @@ int dlock_hold_stale(const dlock_lock *l)
 	return dlock_now_ms() - l->confirmed_at > dlock_session_timeout_ms(l->sess) / 3;
 }
 
-int dlock_lock_release(dlock_lock *l, int wait, dlock_err *err)
-{
-	if (l->holds > 1 && l->node && dlock_session_owned(l->sess)) {
-		l->holds--; /* an outer hold remains: the node stays, whatever the connection does */
-		return DLOCK_OK;
-	}
-	return dlock_lock_release_all(l, wait, err);
-}
-
 /* Sends the release's delete and, with wait, waits for its reply until
  * deadline. */
 static int lock_delete(dlock_lock *l, int wait, int64_t deadline, dlock_err *err)
@@ -225,12 +216,17 @@ static int lock_delete(dlock_lock *l, int wait, int64_t deadline, dlock_err *err
 	return DLOCK_OK;
 }
 
-int dlock_lock_release_all(dlock_lock *l, int wait, dlock_err *err)
+void dlock_lock_forget(dlock_lock *l)
+{
+	dlock_hold_forget(l);
+}
+
+int dlock_lock_release(dlock_lock *l, int wait, dlock_err *err)
 {
 	int h, rc;
 	int64_t deadline; /* one connect_timeout for the reconnect and the delete together */
 
-	if (l->holds == 0 || !l->node) {
+	if (!l->held || !l->node) {
 		return dlock_err_set(err, DLOCK_ENOTHELD, 0, "lock %.128s is not held", l->path);
 	}
 	if (!dlock_session_owned(l->sess)) {
@@ -266,7 +262,7 @@ int dlock_lock_release_all(dlock_lock *l, int wait, dlock_err *err)
 
 int dlock_lock_verify(dlock_lock *l, dlock_err *err)
 {
-	if (l->holds == 0 || !l->node || !dlock_session_owned(l->sess)) {
+	if (!l->held || !l->node || !dlock_session_owned(l->sess)) {
 		return dlock_hold_check(l, -1, err); /* says why, without a call */
 	}
 	return dlock_hold_check(l, dlock_hold_own_deadline(l->sess), err);
@@ -274,7 +270,7 @@ int dlock_lock_verify(dlock_lock *l, dlock_err *err)
 
 int dlock_lock_held(dlock_lock *l)
 {
-	if (l->holds == 0 || !l->sess || !dlock_session_owned(l->sess) ||
+	if (!l->held || !l->sess || !dlock_session_owned(l->sess) ||
 	    dlock_session_health(l->sess) != DLOCK_HEALTH_ALIVE) {
 		return 0;
 	}
@@ -284,14 +280,14 @@ int dlock_lock_held(dlock_lock *l)
 	return 1;
 }
 
-unsigned dlock_lock_holds(const dlock_lock *l)
+int dlock_lock_holding(const dlock_lock *l)
 {
-	return l->node ? l->holds : 0;
+	return l->node && l->held;
 }
 
 int64_t dlock_lock_token(const dlock_lock *l)
 {
-	return l->holds > 0 ? l->token : 0;
+	return l->held ? l->token : 0;
 }
 
 dlock_kind dlock_lock_kind(const dlock_lock *l)

@@ -592,8 +592,6 @@ static int lock_reenter(dlock_lock *l, int64_t deadline, dlock_err *err)
 			}
 			if (rc == DLOCK_ELOST) {
 				dlock_hold_forget(l);
-			} else if (rc == DLOCK_OK) {
-				l->holds++;
 			}
 			return rc;
 		}
@@ -612,7 +610,7 @@ static int lock_acquire(dlock_lock *l, const dlock_acquire_opts *o, dlock_err *e
 	int64_t deadline = o->timeout_ms < 0 ? -1 : dlock_now_ms() + o->timeout_ms;
 	int rc = DLOCK_OK, tries;
 
-	if (l->holds > 0 && l->node && dlock_session_owned(l->sess)) {
+	if (l->held && l->node && dlock_session_owned(l->sess)) {
 		return lock_reenter(
 		    l, deadline < 0 ? dlock_hold_own_deadline(l->sess) : call_deadline(deadline), err);
 	}
@@ -638,7 +636,7 @@ static int lock_acquire(dlock_lock *l, const dlock_acquire_opts *o, dlock_err *e
 		}
 		deallocate_String_vector(&first);
 		if (rc == DLOCK_OK) {
-			l->holds = 1;
+			l->held = 1;
 			rc = lock_certify(l, deadline, o->intr, err);
 		}
 		if (rc == DLOCK_OK) {
@@ -649,7 +647,7 @@ static int lock_acquire(dlock_lock *l, const dlock_acquire_opts *o, dlock_err *e
 			lock_register(l);
 			return DLOCK_OK;
 		}
-		l->holds = 0;
+		l->held = 0;
 		dlock_hold_withdraw(l);
 		if ((rc != DLOCK_ESESSION && rc != DLOCK_ELOST) || o->grant_node ||
 		    (deadline >= 0 && dlock_now_ms() >= deadline)) {
@@ -668,6 +666,17 @@ static int lock_acquire(dlock_lock *l, const dlock_acquire_opts *o, dlock_err *e
 		                   l->path);
 	}
 	return rc;
+}
+
+int dlock_lock_reenter(dlock_lock *l, const dlock_acquire_opts *o, dlock_err *err)
+{
+	int64_t deadline = o->timeout_ms < 0 ? -1 : dlock_now_ms() + o->timeout_ms;
+
+	if (!l->held || !l->node || !dlock_session_owned(l->sess)) {
+		return dlock_err_set(err, DLOCK_ENOTHELD, 0, "lock %.128s is not held", l->path);
+	}
+	return lock_reenter(
+	    l, deadline < 0 ? dlock_hold_own_deadline(l->sess) : call_deadline(deadline), err);
 }
 
 int dlock_lock_acquire(dlock_lock *l, const dlock_acquire_opts *o, dlock_err *err)

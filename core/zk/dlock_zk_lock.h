@@ -40,19 +40,16 @@ int dlock_lock_new(dlock_kind kind, int max_leases, const char *path, size_t len
  * delete goes to the session's retry thread); a fork parent's is left alone. */
 void dlock_lock_free(dlock_lock *l);
 
-/* Acquires l. Already held: counts one more hold, but only after the same
- * check as dlock_lock_held (a hold not confirmed for a third of the session
- * timeout is asked about); a hold found lost is forgotten and reported as
- * DLOCK_ELOST, never replaced by a fresh one under the caller's outer hold.
- * Otherwise queues a node (parents as containers) and waits for its turn. A
- * connection loss is ridden out (the create is recovered by its GUID, never
- * duplicated); a session that dies while waiting is replaced and the node
- * re-queued while time remains. Every server call obeys the timeout plus
- * DLOCK_CALL_GRACE_MS. Returns DLOCK_OK (held), DLOCK_ETIMEDOUT (not held,
- * node removed), DLOCK_EINTR (stopped by intr; node removed), or an error with
- * no new hold: DLOCK_ECONNECT, DLOCK_ECONNLOSS (still disconnected at the
- * deadline, or holding on a session whose fate is unknown), DLOCK_ESESSION,
- * DLOCK_ELOST, DLOCK_EDEADLK, DLOCK_EAUTH, DLOCK_EZK, DLOCK_ENOMEM. */
+/* Acquires l. Already held (by this process): the hold is checked as
+ * dlock_lock_reenter does and stays one hold (nested holds are counted by
+ * the caller, dlock_handle.c). Otherwise queues a node (parents as containers) and waits for its
+ * turn. A connection loss is ridden out (the create is recovered by its GUID, never duplicated); a
+ * session that dies while waiting is replaced and the node re-queued while time remains. Every
+ * server call obeys the timeout plus DLOCK_CALL_GRACE_MS. Returns DLOCK_OK (held), DLOCK_ETIMEDOUT
+ * (not held, node removed), DLOCK_EINTR (stopped by intr; node removed), or an error with no new
+ * hold: DLOCK_ECONNECT, DLOCK_ECONNLOSS (still disconnected at the deadline, or holding on a
+ * session whose fate is unknown), DLOCK_ESESSION, DLOCK_ELOST, DLOCK_EDEADLK, DLOCK_EAUTH,
+ * DLOCK_EZK, DLOCK_ENOMEM. */
 int dlock_lock_acquire(dlock_lock *l, const dlock_acquire_opts *o, dlock_err *err);
 
 /* How far past a timed acquire's timeout its server calls may run (a round
@@ -60,8 +57,16 @@ int dlock_lock_acquire(dlock_lock *l, const dlock_acquire_opts *o, dlock_err *er
  * up and its effects cleaned up in the background. */
 #define DLOCK_CALL_GRACE_MS 500
 
-/* Drops one hold. While more than one remains the node is never touched,
- * whatever the connection does. The last one deletes the node: with wait == 0 it sends the
+/* Checks a hold this process has before the caller counts one more (a
+ * nested acquire), as dlock_lock_held does (a hold not confirmed for a third
+ * of the session timeout is asked about; a connection that is down is waited
+ * for until the timeout in o): DLOCK_OK when it stands; a hold found lost is
+ * forgotten and reported as DLOCK_ELOST, never replaced by a fresh one under
+ * the caller's outer hold; DLOCK_ECONNLOSS when the server could not say. */
+int dlock_lock_reenter(dlock_lock *l, const dlock_acquire_opts *o, dlock_err *err);
+
+/* Drops the hold: deletes the node (nested holds are the caller's: this is
+ * the last one). With wait == 0 it sends the
  * delete without waiting for the reply (later requests of the session are
  * ordered after it; other sessions may see the node for one more round trip),
  * with wait != 0 it waits for the reply. Either way the delete is guaranteed:
@@ -72,8 +77,9 @@ int dlock_lock_acquire(dlock_lock *l, const dlock_acquire_opts *o, dlock_err *er
  * connect_timeout: released locally, the delete left to the retry thread). */
 int dlock_lock_release(dlock_lock *l, int wait, dlock_err *err);
 
-/* Drops every hold at once (request end). Same codes as dlock_lock_release. */
-int dlock_lock_release_all(dlock_lock *l, int wait, dlock_err *err);
+/* Forgets l's node and session reference without a word to the server (a
+ * fork child: they are the parent's). */
+void dlock_lock_forget(dlock_lock *l);
 
 /* Non-zero while l holds on a session known alive and owned by this process.
  * When the hold was last confirmed longer ago than a third of the session
@@ -85,9 +91,9 @@ int dlock_lock_held(dlock_lock *l);
  * DLOCK_ELOST (gone or session dead), or DLOCK_ECONNLOSS (cannot tell now). */
 int dlock_lock_verify(dlock_lock *l, dlock_err *err);
 
-/* Hold count (0 when not held), fencing token (czxid of the node; 0 when not
- * held), kind, path, and the node's full path while it has one (else NULL). */
-unsigned dlock_lock_holds(const dlock_lock *l);
+/* Non-zero while l has a node that held (certain or not), fencing token (czxid of the node; 0 when
+ * not held), kind, path, and the node's full path while it has one (else NULL). */
+int dlock_lock_holding(const dlock_lock *l);
 int64_t dlock_lock_token(const dlock_lock *l);
 dlock_kind dlock_lock_kind(const dlock_lock *l);
 int dlock_lock_max_leases(const dlock_lock *l);

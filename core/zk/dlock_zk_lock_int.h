@@ -23,10 +23,10 @@ struct dlock_lock {
 	int64_t token;                 /* czxid of node */
 	int64_t confirmed_at;          /* when the request whose reply last showed the hold
 	                                  (or queue place) good was SENT, ms */
-	unsigned holds;                /* reentrant hold count; > 0 only with a node */
-	dlock_held reg;                /* entry in the registry of held locks while it holds */
-	struct dlock_lock *outer;      /* while acquiring: the acquire this one interrupted (a
-	                                  signal handler), see dlock_lock.c */
+	int held;                 /* our node holds (nested holds are the handle's); only with a node */
+	dlock_held reg;           /* entry in the registry of held locks while it holds */
+	struct dlock_lock *outer; /* while acquiring: the acquire this one interrupted (a
+	                             signal handler), see dlock_lock.c */
 };
 
 /* Frees the list of nodes to watch. */

@@ -24,6 +24,6 @@ try {
 }
 ?>
 --EXPECT--
-DistributedLockException: lock /dlock-tests/basic-release-twice is not held
+DistributedLockException: lock /dlock-tests/basic-release-twice is not held by this object
 DistributedLockException: lock /dlock-tests/basic-release-twice is not held: no fencing token
-DistributedLockException: lock /dlock-tests/basic-release-twice is not held
+DistributedLockException: lock /dlock-tests/basic-release-twice is not held by this object

@@ -42,7 +42,7 @@ var_dump(dlt_nodes($path));
 ?>
 --EXPECTF--
 child isAcquired: false
-child release: DistributedLockException: lock /dlock-tests/faults-fork is held by the parent process, not this fork
+child release: DistributedLockException: lock /dlock-tests/faults-fork is held by the parent process (before fork()); the child forgot it and leaves it to the parent
 child tryAcquire: false
 child sees 1 node(s)
 int(0)
