@@ -175,7 +175,7 @@ int dlock_option_set_int(const dlock_option *o, int64_t v, dlock_target *t, dloc
 
 int dlock_option_set_seconds(const dlock_option *o, double v, dlock_target *t, dlock_err *err)
 {
-	double ms;
+	int64_t ms;
 
 	if (!isfinite(v) || v < o->min || v > o->max) {
 		if (o->min > 0 && o->min < 0.01) {
@@ -188,8 +188,11 @@ int dlock_option_set_seconds(const dlock_option *o, double v, dlock_target *t, d
 		                     "option \"%s\" must be a finite number of seconds from %g to %g",
 		                     o->name, o->min, o->max);
 	}
-	ms = v * 1000.0;
-	*(int64_t *)((char *)t + o->offset) = (int64_t)(o->flags & DLOCK_OPTF_CEIL ? ceil(ms) : ms);
+	ms = (int64_t)(v * 1000.0); /* v >= 0 here: truncation rounds down */
+	if ((o->flags & DLOCK_OPTF_CEIL) && (double)ms < v * 1000.0) {
+		ms++;
+	}
+	*(int64_t *)((char *)t + o->offset) = ms;
 	return DLOCK_OK;
 }
 
