@@ -136,7 +136,7 @@ if test "$PHP_DLOCK" != "no"; then
       AC_DEFINE([DLOCK_WITH_POSTGRES], [1], [dlock: the PostgreSQL backend is built])
       DLOCK_BUILT="$DLOCK_BUILT postgres"
       DLOCK_SQL=yes
-      DLOCK_SOURCES="$DLOCK_SOURCES core/sql/dlock_pg.c core/sql/dlock_pg_conn.c"
+      DLOCK_SOURCES="$DLOCK_SOURCES core/sql/dlock_pg.c core/sql/dlock_pg_conn.c core/sql/dlock_pg_setup.c"
     fi
   fi
   if test "$PHP_DLOCK_MYSQL" = "no"; then
@@ -161,7 +161,7 @@ if test "$PHP_DLOCK" != "no"; then
       AC_DEFINE([DLOCK_WITH_MYSQL], [1], [dlock: the MySQL/MariaDB backend is built])
       DLOCK_BUILT="$DLOCK_BUILT mysql"
       DLOCK_SQL=yes
-      DLOCK_SOURCES="$DLOCK_SOURCES core/sql/dlock_my.c core/sql/dlock_my_conn.c"
+      DLOCK_SOURCES="$DLOCK_SOURCES core/sql/dlock_my.c core/sql/dlock_my_session.c core/sql/dlock_my_conn.c"
     fi
   fi
   if test -n "$DLOCK_SQL"; then
