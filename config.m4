@@ -39,7 +39,7 @@ if test "$PHP_DLOCK" != "no"; then
   fi
   dnl Each backend is built when its client library is found (or required
   dnl with =yes/=DIR, left out with =no); DLOCK_BUILT and DLOCK_OFF say which.
-  DLOCK_SOURCES="dlock.c dlock_shared.c dlock_lock_class.c dlock_rw_class.c dlock_multi_class.c core/dlock_err.c core/dlock_wait.c core/dlock_participant.c core/dlock_dsn.c core/dlock_dsn_part.c core/dlock_target.c core/dlock_name.c core/dlock_handle.c core/dlock_held.c core/dlock_fault.c"
+  DLOCK_SOURCES="dlock.c dlock_shared.c dlock_lock_class.c dlock_rw_class.c dlock_multi_class.c core/dlock_err.c core/dlock_wait.c core/dlock_participant.c core/dlock_dsn.c core/dlock_dsn_part.c core/dlock_target.c core/dlock_name.c core/dlock_option.c core/dlock_handle.c core/dlock_held.c core/dlock_fault.c"
   DLOCK_BUILT=""
   DLOCK_OFF=""
   dlock_want() { dnl $1 value of the switch; prints auto, yes or no
@@ -136,7 +136,7 @@ if test "$PHP_DLOCK" != "no"; then
       AC_DEFINE([DLOCK_WITH_POSTGRES], [1], [dlock: the PostgreSQL backend is built])
       DLOCK_BUILT="$DLOCK_BUILT postgres"
       DLOCK_SQL=yes
-      DLOCK_SOURCES="$DLOCK_SOURCES core/sql/dlock_pg.c core/sql/dlock_pg_conn.c"
+      DLOCK_SOURCES="$DLOCK_SOURCES core/sql/dlock_pg.c core/sql/dlock_pg_conn.c core/sql/dlock_pg_setup.c"
     fi
   fi
   if test "$PHP_DLOCK_MYSQL" = "no"; then
@@ -161,7 +161,7 @@ if test "$PHP_DLOCK" != "no"; then
       AC_DEFINE([DLOCK_WITH_MYSQL], [1], [dlock: the MySQL/MariaDB backend is built])
       DLOCK_BUILT="$DLOCK_BUILT mysql"
       DLOCK_SQL=yes
-      DLOCK_SOURCES="$DLOCK_SOURCES core/sql/dlock_my.c core/sql/dlock_my_conn.c"
+      DLOCK_SOURCES="$DLOCK_SOURCES core/sql/dlock_my.c core/sql/dlock_my_session.c core/sql/dlock_my_conn.c"
     fi
   fi
   if test -n "$DLOCK_SQL"; then

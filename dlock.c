@@ -70,16 +70,17 @@ static ZEND_INI_MH(OnUpdateDlockLease)
 	const char *end = NULL;
 	double v = zend_strtod(ZSTR_VAL(new_value), &end);
 	bool is_max_hold = mh_arg1 != NULL;
+	const dlock_option *range;
 
 	/* wholly a decimal number, as dlock.max_wait: "abc" or "0x1" read as 0
 	 * would silently remove max_hold's cap */
 	while (end && (*end == ' ' || *end == '\t')) {
 		end++;
 	}
+	/* the range of the option of the same name (core/dlock_option.c) */
+	range = dlock_option_get(is_max_hold ? DLOCK_OPT_MAX_HOLD : DLOCK_OPT_LEASE);
 	if (ZSTR_LEN(new_value) == 0 || !end || *end != '\0' || end == ZSTR_VAL(new_value) ||
-	    !zend_finite(v) ||
-	    (is_max_hold ? v < 0 || v > DLOCK_TIMEOUT_MAX
-	                 : v < DLOCK_LEASE_MIN || v > DLOCK_LEASE_MAX)) {
+	    !zend_finite(v) || v < range->min || v > range->max) {
 		php_error_docref(NULL, E_WARNING, "%s must be %s", ZSTR_VAL(entry->name),
 		                 is_max_hold ? "0 (no cap) or a positive number of seconds"
 		                             : "a number of seconds from 0.1 to 86400");
@@ -93,17 +94,19 @@ static ZEND_INI_MH(OnUpdateDlockLease)
 	return SUCCESS;
 }
 
+/* dlock.session_timeout: an int in the range of the option of the same name */
 static ZEND_INI_MH(OnUpdateDlockSessionTimeout)
 {
+	const dlock_option *range = dlock_option_get(DLOCK_OPT_SESSION_TIMEOUT);
 #if PHP_VERSION_ID >= 80200
 	zend_long v = zend_ini_parse_quantity_warn(new_value, entry->name);
 #else
 	zend_long v = ZEND_ATOL(ZSTR_VAL(new_value)); /* 8.1: no quantity parser */
 #endif
 
-	if (v < DLOCK_SESSION_TIMEOUT_MIN || v > DLOCK_SESSION_TIMEOUT_MAX) {
-		php_error_docref(NULL, E_WARNING, "dlock.session_timeout must be between %d and %d ms",
-		                 DLOCK_SESSION_TIMEOUT_MIN, DLOCK_SESSION_TIMEOUT_MAX);
+	if (v < range->min || v > range->max) {
+		php_error_docref(NULL, E_WARNING, "dlock.session_timeout must be between %.0f and %.0f ms",
+		                 range->min, range->max);
 		return FAILURE;
 	}
 	DLOCK_G(session_timeout) = v;

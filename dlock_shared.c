@@ -6,8 +6,6 @@
 #include "config.h"
 #endif
 
-#include <math.h>
-
 #include "php.h"
 #include "zend_exceptions.h"
 
@@ -90,20 +88,6 @@ void php_dlock_throw(int status, const dlock_err *err, const char *path)
 
 /* ---- options ------------------------------------------------------------ */
 
-static const char *php_dlock_backend_name(dlock_backend_id id)
-{
-	switch (id) {
-	case DLOCK_BACKEND_REDIS:
-		return "Redis";
-	case DLOCK_BACKEND_POSTGRES:
-		return "PostgreSQL";
-	case DLOCK_BACKEND_MYSQL:
-		return "MySQL";
-	default:
-		return "ZooKeeper";
-	}
-}
-
 void php_dlock_settings_init(php_dlock_settings *set)
 {
 	dlock_err err;
@@ -138,45 +122,6 @@ static bool php_dlock_option_type_error(uint32_t arg_num, const char *name, cons
 	zend_argument_type_error(arg_num, "option \"%s\" must be of type %s, %s given", name, type,
 	                         zend_zval_type_name(val));
 	return false;
-}
-
-/* A number of seconds in [min, max] from an int or float option; false with
- * an error set otherwise. */
-static bool php_dlock_seconds_option(zval *val, const char *name, double min, double max,
-                                     uint32_t arg_num, double *out)
-{
-	double v;
-
-	if (Z_TYPE_P(val) == IS_LONG) {
-		v = (double)Z_LVAL_P(val);
-	} else if (Z_TYPE_P(val) == IS_DOUBLE) {
-		v = Z_DVAL_P(val);
-	} else {
-		return php_dlock_option_type_error(arg_num, name, "int|float", val);
-	}
-	if (!zend_finite(v) || v < min || v > max) {
-		if (min > 0 && min < 0.01) {
-			zend_argument_value_error(arg_num,
-			                          "option \"%s\" must be a finite number of seconds greater "
-			                          "than 0 and at most %g",
-			                          name, max);
-		} else {
-			zend_argument_value_error(
-			    arg_num, "option \"%s\" must be a finite number of seconds from %g to %g", name,
-			    min, max);
-		}
-		return false;
-	}
-	*out = v;
-	return true;
-}
-
-static bool php_dlock_string_option(zval *val, const char *name, uint32_t arg_num)
-{
-	if (Z_TYPE_P(val) != IS_STRING) {
-		return php_dlock_option_type_error(arg_num, name, "string", val);
-	}
-	return true;
 }
 
 /* Reads the password of option "password_file" from the local file path:
@@ -249,186 +194,104 @@ static bool php_dlock_password_file(zend_string *path, uint32_t arg_num, char **
 	return true;
 }
 
+/* Checks val for option o (the row of core/dlock_option.c) and stores it in
+ * set, except password_file, left in *password_file to be read once the
+ * backend is known. False with a TypeError or ValueError thrown otherwise. */
+static bool php_dlock_option_value(php_dlock_settings *set, const dlock_option *o, zval *val,
+                                   uint32_t arg_num, zend_string **password_file)
+{
+	dlock_err err;
+	int rc = DLOCK_OK;
+
+	switch (o->type) {
+	case DLOCK_OT_STRING:
+		if (Z_TYPE_P(val) != IS_STRING) {
+			return php_dlock_option_type_error(arg_num, o->name, "string", val);
+		}
+		if (o->set) {
+			rc = o->set(&set->target, Z_STRVAL_P(val), Z_STRLEN_P(val), &err);
+		} else if ((rc = dlock_option_check_len(o, Z_STRLEN_P(val), &err)) != DLOCK_OK) {
+			break;
+		} else if (o->id == DLOCK_OPT_DATA) {
+			if (set->data) {
+				zend_string_release(set->data);
+			}
+			set->data = zend_string_copy(Z_STR_P(val));
+		} else if (o->id == DLOCK_OPT_PASSWORD_FILE) {
+			*password_file = Z_STR_P(val);
+		}
+		break;
+	case DLOCK_OT_INT:
+		if (Z_TYPE_P(val) != IS_LONG) {
+			return php_dlock_option_type_error(arg_num, o->name, "int", val);
+		}
+		rc = dlock_option_set_int(o, (int64_t)Z_LVAL_P(val), &set->target, &err);
+		break;
+	case DLOCK_OT_SECONDS:
+		if (Z_TYPE_P(val) == IS_LONG) {
+			rc = dlock_option_set_seconds(o, (double)Z_LVAL_P(val), &set->target, &err);
+		} else if (Z_TYPE_P(val) == IS_DOUBLE) {
+			rc = dlock_option_set_seconds(o, Z_DVAL_P(val), &set->target, &err);
+		} else {
+			return php_dlock_option_type_error(arg_num, o->name, "int|float", val);
+		}
+		break;
+	case DLOCK_OT_BOOL:
+		if (Z_TYPE_P(val) != IS_TRUE && Z_TYPE_P(val) != IS_FALSE) {
+			return php_dlock_option_type_error(arg_num, o->name, "bool", val);
+		}
+		if (o->id == DLOCK_OPT_REENTRANT) {
+			set->reentrant = Z_TYPE_P(val) == IS_TRUE;
+		}
+		break;
+	}
+	if (rc == DLOCK_ENOMEM) {
+		zend_error_noreturn(E_ERROR, "dlock: out of memory");
+	}
+	if (rc != DLOCK_OK) {
+		zend_argument_value_error(arg_num, "%s", err.msg);
+		return false;
+	}
+	return true;
+}
+
 bool php_dlock_settings_parse(php_dlock_settings *set, HashTable *opts, uint32_t arg_num)
 {
+	const dlock_option *given[DLOCK_OPTIONS] = {NULL};
+	size_t n = 0;
 	zend_string *key, *password_file = NULL;
 	zval *val;
 	dlock_err err;
-	const char *zk_only = NULL, *redis_only = NULL, *hosts_given = NULL, *dsn_given = NULL;
 
 	ZEND_HASH_FOREACH_STR_KEY_VAL(opts, key, val)
 	{
+		const dlock_option *o;
+
 		ZVAL_DEREF(val);
 		if (!key) {
 			zend_argument_value_error(arg_num, "must be an array with string keys (option names)");
 			return false;
 		}
-		if (zend_string_equals_literal(key, "hosts")) {
-			char *copy;
+		o = dlock_option_find(ZSTR_VAL(key), ZSTR_LEN(key));
+		if (!o) {
+			char known[256];
 
-			if (!php_dlock_string_option(val, "hosts", arg_num)) {
-				return false;
-			}
-			if (dlock_hosts_validate(Z_STRVAL_P(val), Z_STRLEN_P(val), &err) != DLOCK_OK) {
-				zend_argument_value_error(arg_num, "option \"hosts\" %s", err.msg);
-				return false;
-			}
-			copy = estrdup_or_null(Z_STRVAL_P(val));
-			free(set->target.hosts);
-			set->target.hosts = copy;
-			set->target.backend = DLOCK_BACKEND_ZOOKEEPER;
-			hosts_given = "hosts";
-		} else if (zend_string_equals_literal(key, "dsn")) {
-			if (!php_dlock_string_option(val, "dsn", arg_num)) {
-				return false;
-			}
-			if (dlock_dsn_parse(Z_STRVAL_P(val), Z_STRLEN_P(val), &set->target, &err) != DLOCK_OK) {
-				zend_argument_value_error(arg_num, "option \"dsn\": %s", err.msg);
-				return false;
-			}
-			dsn_given = "dsn";
-		} else if (zend_string_equals_literal(key, "session_timeout")) {
-			if (Z_TYPE_P(val) != IS_LONG) {
-				return php_dlock_option_type_error(arg_num, "session_timeout", "int", val);
-			}
-			if (Z_LVAL_P(val) < DLOCK_SESSION_TIMEOUT_MIN ||
-			    Z_LVAL_P(val) > DLOCK_SESSION_TIMEOUT_MAX) {
-				zend_argument_value_error(arg_num,
-				                          "option \"session_timeout\" must be between %d and %d "
-				                          "(milliseconds)",
-				                          DLOCK_SESSION_TIMEOUT_MIN, DLOCK_SESSION_TIMEOUT_MAX);
-				return false;
-			}
-			set->target.session_timeout_ms = (int)Z_LVAL_P(val);
-			zk_only = "session_timeout";
-		} else if (zend_string_equals_literal(key, "connect_timeout")) {
-			double v;
-
-			if (!php_dlock_seconds_option(val, "connect_timeout", 0.001, DLOCK_CONNECT_TIMEOUT_MAX,
-			                              arg_num, &v)) {
-				return false;
-			}
-			set->target.connect_timeout_ms = (int64_t)(v * 1000.0);
-		} else if (zend_string_equals_literal(key, "lease")) {
-			double v;
-
-			if (!php_dlock_seconds_option(val, "lease", DLOCK_LEASE_MIN, DLOCK_LEASE_MAX, arg_num,
-			                              &v)) {
-				return false;
-			}
-			set->target.lease_ms = (int64_t)(v * 1000.0);
-			redis_only = "lease";
-		} else if (zend_string_equals_literal(key, "max_hold")) {
-			double v;
-
-			if (!php_dlock_seconds_option(val, "max_hold", 0, DLOCK_TIMEOUT_MAX, arg_num, &v)) {
-				return false;
-			}
-			set->target.max_hold_ms = (int64_t)ceil(v * 1000.0);
-			redis_only = "max_hold";
-		} else if (zend_string_equals_literal(key, "wait_replicas")) {
-			if (Z_TYPE_P(val) != IS_LONG) {
-				return php_dlock_option_type_error(arg_num, "wait_replicas", "int", val);
-			}
-			if (Z_LVAL_P(val) < 0 || Z_LVAL_P(val) > DLOCK_WAIT_REPLICAS_MAX) {
-				zend_argument_value_error(arg_num,
-				                          "option \"wait_replicas\" must be between 0 and %d",
-				                          DLOCK_WAIT_REPLICAS_MAX);
-				return false;
-			}
-			set->target.wait_replicas = (int)Z_LVAL_P(val);
-			redis_only = "wait_replicas";
-		} else if (zend_string_equals_literal(key, "format")) {
-			if (!php_dlock_string_option(val, "format", arg_num)) {
-				return false;
-			}
-			if (zend_string_equals_literal(Z_STR_P(val), "redisson")) {
-				set->target.format = 'r';
-			} else if (zend_string_equals_literal(Z_STR_P(val), "symfony")) {
-				set->target.format = 's';
-			} else if (zend_string_equals_literal(Z_STR_P(val), "laravel")) {
-				set->target.format = 'l';
-			} else {
-				zend_argument_value_error(arg_num,
-				                          "option \"format\" must be \"redisson\", \"symfony\" or "
-				                          "\"laravel\"");
-				return false;
-			}
-			redis_only = "format";
-		} else if (zend_string_equals_literal(key, "data")) {
-			if (!php_dlock_string_option(val, "data", arg_num)) {
-				return false;
-			}
-			if (Z_STRLEN_P(val) > DLOCK_DATA_MAX) {
-				zend_argument_value_error(arg_num,
-				                          "option \"data\" must be at most %d bytes, %zu given",
-				                          DLOCK_DATA_MAX, Z_STRLEN_P(val));
-				return false;
-			}
-			if (set->data) {
-				zend_string_release(set->data);
-			}
-			set->data = zend_string_copy(Z_STR_P(val));
-		} else if (zend_string_equals_literal(key, "auth")) {
-			const char *colon;
-			char *copy;
-
-			if (!php_dlock_string_option(val, "auth", arg_num)) {
-				return false;
-			}
-			colon = memchr(Z_STRVAL_P(val), ':', Z_STRLEN_P(val));
-			if (!colon || colon == Z_STRVAL_P(val) || Z_STRLEN_P(val) > DLOCK_AUTH_MAX ||
-			    memchr(Z_STRVAL_P(val), '\0', Z_STRLEN_P(val))) {
-				/* never echo the value: it is a secret */
-				zend_argument_value_error(arg_num,
-				                          "option \"auth\" must be \"user:password\" (digest "
-				                          "scheme, at most %d bytes, no NUL)",
-				                          DLOCK_AUTH_MAX);
-				return false;
-			}
-			copy = estrdup_or_null(Z_STRVAL_P(val));
-			if (set->target.auth) {
-				memset(set->target.auth, 0, strlen(set->target.auth));
-				free(set->target.auth);
-			}
-			set->target.auth = copy;
-			zk_only = "auth";
-		} else if (zend_string_equals_literal(key, "password_file")) {
-			if (!php_dlock_string_option(val, "password_file", arg_num)) {
-				return false;
-			}
-			password_file = Z_STR_P(val); /* read below, once the backend is known */
-		} else if (zend_string_equals_literal(key, "reentrant")) {
-			if (Z_TYPE_P(val) != IS_TRUE && Z_TYPE_P(val) != IS_FALSE) {
-				return php_dlock_option_type_error(arg_num, "reentrant", "bool", val);
-			}
-			set->reentrant = Z_TYPE_P(val) == IS_TRUE;
-		} else {
+			dlock_option_names(known, sizeof(known));
 			zend_argument_value_error(
-			    arg_num,
-			    "contains unknown option \"%s\" (known: dsn, hosts, session_timeout, "
-			    "connect_timeout, lease, max_hold, wait_replicas, format, data, auth, "
-			    "password_file, "
-			    "reentrant)",
+			    arg_num, "contains unknown option \"%s\" (known: %s)",
 			    ZSTR_LEN(key) > 64 || memchr(ZSTR_VAL(key), '\0', ZSTR_LEN(key)) ? "..."
-			                                                                     : ZSTR_VAL(key));
+			                                                                     : ZSTR_VAL(key),
+			    known);
 			return false;
 		}
+		if (!php_dlock_option_value(set, o, val, arg_num, &password_file)) {
+			return false;
+		}
+		given[n++] = o; /* keys are unique: at most one entry per option */
 	}
 	ZEND_HASH_FOREACH_END();
-	if (hosts_given && dsn_given) {
-		zend_argument_value_error(arg_num, "must not have both options \"hosts\" and \"dsn\"");
-		return false;
-	}
-	if (zk_only && set->target.backend != DLOCK_BACKEND_ZOOKEEPER) {
-		zend_argument_value_error(arg_num, "option \"%s\" applies to ZooKeeper only, not to %s",
-		                          zk_only, php_dlock_backend_name(set->target.backend));
-		return false;
-	}
-	if (password_file && set->target.backend == DLOCK_BACKEND_ZOOKEEPER) {
-		zend_argument_value_error(arg_num,
-		                          "option \"password_file\" applies to Redis, PostgreSQL and MySQL "
-		                          "(ZooKeeper's digest credentials are option \"auth\")");
+	if (dlock_option_check_scope(given, n, set->target.backend, &err) != DLOCK_OK) {
+		zend_argument_value_error(arg_num, "%s", err.msg);
 		return false;
 	}
 	if (password_file) {
@@ -443,13 +306,6 @@ bool php_dlock_settings_parse(php_dlock_settings *set, HashTable *opts, uint32_t
 			free(set->target.password);
 		}
 		set->target.password = pw;
-	}
-	if (redis_only && set->target.backend != DLOCK_BACKEND_REDIS) {
-		zend_argument_value_error(arg_num,
-		                          "option \"%s\" applies to Redis only (on %s a hold lasts as "
-		                          "long as the session)",
-		                          redis_only, php_dlock_backend_name(set->target.backend));
-		return false;
 	}
 	return true;
 }

@@ -7,16 +7,6 @@
 #include "php.h"
 #include "core/dlock_core.h"
 
-#define DLOCK_DATA_MAX            1000000 /* bytes; the server caps a request at ~1 MiB */
-#define DLOCK_SESSION_TIMEOUT_MIN 100     /* ms */
-#define DLOCK_SESSION_TIMEOUT_MAX 3600000
-#define DLOCK_CONNECT_TIMEOUT_MAX 3600.0
-#define DLOCK_AUTH_MAX            1024
-#define DLOCK_LEASE_MIN           0.1 /* s */
-#define DLOCK_LEASE_MAX           86400.0
-#define DLOCK_WAIT_REPLICAS_MAX   100
-#define DLOCK_TIMEOUT_MAX         31536000.0 /* one year, in seconds */
-
 /* Where the lock lives and how it behaves, from INI and the options array. */
 typedef struct php_dlock_settings {
 	dlock_target target; /* backend, server and timeouts (owned, malloc()ed strings) */

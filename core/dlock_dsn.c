@@ -43,6 +43,134 @@ void dlock_dsn_mask(const char *dsn, size_t len, char *buf)
 	buf[3 + (dsn + len - at)] = '\0';
 }
 
+/* The credentials p[0..at) before a server DSN's "@": "user:password",
+ * ":password", or for SQL (sql non-zero) "user" alone; *user and *password
+ * set to malloc()ed copies (NULL when absent). DLOCK_OK, DLOCK_EINVAL or
+ * DLOCK_ENOMEM with nothing left to free. */
+static int dlock_dsn_creds(const char *scheme, int sql, const char *p, const char *at, char **user,
+                           char **password, dlock_err *err)
+{
+	const char *colon = memchr(p, ':', (size_t)(at - p));
+	int rc = DLOCK_OK;
+
+	*user = *password = NULL;
+	if (!colon && !sql) {
+		return dlock_err_set(err, DLOCK_EINVAL, 0,
+		                     "redis DSN credentials must be \"user:password@\" or "
+		                     "\":password@\"");
+	}
+	if (!colon) {
+		colon = at;
+	}
+	if (colon > p) {
+		rc = dlock_dsn_unescape(scheme, "user", p, (size_t)(colon - p), user, err);
+	}
+	if (rc == DLOCK_OK && colon < at) {
+		rc = dlock_dsn_unescape(scheme, "password", colon + 1, (size_t)(at - colon - 1), password,
+		                        err);
+	}
+	if (rc != DLOCK_OK) {
+		free(*user);
+		*user = NULL;
+	}
+	return rc;
+}
+
+/* The host of host[0..host_end): a name, an address or "[IPv6]", into *h
+ * (malloc()ed, possibly empty), and where its port starts after a ":" into
+ * *port_at (NULL: none). DLOCK_OK, DLOCK_EINVAL or DLOCK_ENOMEM; *h is NULL
+ * on failure. */
+static int dlock_dsn_host(const char *scheme, const char *host, const char *host_end, char **h,
+                          const char **port_at, dlock_err *err)
+{
+	*port_at = NULL;
+	*h = NULL;
+	if (host < host_end && *host == '[') {
+		const char *close = memchr(host, ']', (size_t)(host_end - host));
+
+		if (!close || close == host + 1) {
+			return dlock_err_set(err, DLOCK_EINVAL, 0, "%s DSN has an unclosed or empty \"[\" host",
+			                     scheme);
+		}
+		if (close + 1 < host_end) {
+			if (close[1] != ':') {
+				return dlock_err_set(err, DLOCK_EINVAL, 0, "%s DSN has text after \"]\"", scheme);
+			}
+			*port_at = close + 2;
+		}
+		*h = dlock_strndup(host + 1, (size_t)(close - host - 1));
+	} else {
+		const char *colon = memchr(host, ':', (size_t)(host_end - host));
+
+		*h = dlock_strndup(host, (size_t)((colon ? colon : host_end) - host));
+		*port_at = colon ? colon + 1 : NULL;
+	}
+	return *h ? DLOCK_OK : dlock_err_set(err, DLOCK_ENOMEM, 0, "out of memory");
+}
+
+/* Checks host h against a Unix socket sock from the query: one of them,
+ * never both; a host name's characters. On DLOCK_OK *h is the address to
+ * use (the socket's path replacing an empty host, which then owns sock);
+ * DLOCK_EINVAL otherwise. */
+static int dlock_dsn_address(const char *scheme, dlock_backend_id backend, char **h, char **sock,
+                             dlock_err *err)
+{
+	if (*sock && (*h)[0]) {
+		return dlock_err_set(err, DLOCK_EINVAL, 0,
+		                     "%s DSN names both a host and a Unix socket (\"%s\" parameter): leave "
+		                     "the host out, e.g. %s",
+		                     scheme, backend == DLOCK_BACKEND_POSTGRES ? "host" : "socket",
+		                     backend == DLOCK_BACKEND_POSTGRES
+		                         ? "postgres://user@/db?host=/run/postgresql"
+		                         : "mysql://user@/db?socket=/run/mysqld/"
+		                           "mysqld.sock");
+	}
+	if (*sock) {
+		free(*h);
+		*h = *sock; /* a Unix socket: the address is the path */
+		*sock = NULL;
+		return DLOCK_OK;
+	}
+	if (!(*h)[0]) {
+		return dlock_err_set(err, DLOCK_EINVAL, 0, "%s DSN has no host", scheme);
+	}
+	if (strspn(*h, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-_:%") !=
+	    strlen(*h)) {
+		return dlock_err_set(err, DLOCK_EINVAL, 0,
+		                     "%s DSN host has characters a host name cannot have", scheme);
+	}
+	return DLOCK_OK;
+}
+
+/* The database after a server DSN's "/", d[0..len) (len 0: none): for SQL
+ * a name of 1 to 64 characters into *dbname (malloc()ed, NULL when none),
+ * for Redis a number into *db. DLOCK_OK, DLOCK_EINVAL or DLOCK_ENOMEM. */
+static int dlock_dsn_database(const char *scheme, int sql, const char *d, size_t len, char **dbname,
+                              long *db, dlock_err *err)
+{
+	*dbname = NULL;
+	if (len == 0) {
+		return DLOCK_OK;
+	}
+	if (!sql) {
+		if (!dlock_dsn_number(d, len, db) || *db > 1000000) {
+			return dlock_err_set(
+			    err, DLOCK_EINVAL, 0,
+			    "redis DSN database (after \"/\") must be a number from 0 to 1000000");
+		}
+		return DLOCK_OK;
+	}
+	if (len > 64 ||
+	    strspn(d, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-$") < len) {
+		return dlock_err_set(err, DLOCK_EINVAL, 0,
+		                     "%s DSN database (after \"/\") must be 1 to 64 letters, digits, "
+		                     "\"_\", \"-\" or \"$\"",
+		                     scheme);
+	}
+	*dbname = dlock_strndup(d, len);
+	return *dbname ? DLOCK_OK : dlock_err_set(err, DLOCK_ENOMEM, 0, "out of memory");
+}
+
 /* "[[user]:password@]host[:port][/db]" for backend (Redis, or a SQL server
  * where "user@" alone is allowed and /db is a database name); scheme names
  * the DSN in messages. */
@@ -56,7 +184,7 @@ static int dlock_dsn_server(const char *scheme, dlock_backend_id backend, const 
 	            : backend == DLOCK_BACKEND_MYSQL  ? 3306
 	                                              : 6379,
 	     db = 0;
-	int rc = DLOCK_EINVAL;
+	int rc;
 
 	query = memchr(p, '?', len);
 	if ((query && !sql) || memchr(p, '#', len)) {
@@ -68,105 +196,24 @@ static int dlock_dsn_server(const char *scheme, dlock_backend_id backend, const 
 	                                   &params, &sock, &port, err)) != DLOCK_OK) {
 		return rc;
 	}
-	rc = DLOCK_EINVAL;
 	len = (size_t)(end - p);
 	slash = memchr(p, '/', len);
 	at = memchr(p, '@', (size_t)((slash ? slash : end) - p));
-	host = p;
-	if (at) {
-		const char *colon = memchr(p, ':', (size_t)(at - p));
-
-		if (!colon && !sql) {
-			return dlock_err_set(err, DLOCK_EINVAL, 0,
-			                     "redis DSN credentials must be \"user:password@\" or "
-			                     "\":password@\"");
-		}
-		if (!colon) {
-			colon = at;
-		}
-		if (colon > p && (rc = dlock_dsn_unescape(scheme, "user", p, (size_t)(colon - p), &user,
-		                                          err)) != DLOCK_OK) {
-			goto fail;
-		}
-		if (colon < at &&
-		    (rc = dlock_dsn_unescape(scheme, "password", colon + 1, (size_t)(at - colon - 1),
-		                             &password, err)) != DLOCK_OK) {
-			goto fail;
-		}
-		rc = DLOCK_EINVAL;
-		host = at + 1;
-	}
+	host = at ? at + 1 : p;
 	host_end = slash ? slash : end;
-	if (host < host_end && *host == '[') {
-		const char *close = memchr(host, ']', (size_t)(host_end - host));
-
-		if (!close || close == host + 1) {
-			dlock_err_set(err, DLOCK_EINVAL, 0, "%s DSN has an unclosed or empty \"[\" host",
-			              scheme);
-			goto fail;
-		}
-		h = dlock_strndup(host + 1, (size_t)(close - host - 1));
-		if (close + 1 < host_end) {
-			if (close[1] != ':') {
-				dlock_err_set(err, DLOCK_EINVAL, 0, "%s DSN has text after \"]\"", scheme);
-				goto fail;
-			}
-			port_at = close + 2;
-		}
-	} else {
-		const char *colon = memchr(host, ':', (size_t)(host_end - host));
-
-		h = dlock_strndup(host, (size_t)((colon ? colon : host_end) - host));
-		port_at = colon ? colon + 1 : NULL;
-	}
-	if (!h) {
-		goto nomem;
-	}
-	if (sock && h[0]) {
-		dlock_err_set(err, DLOCK_EINVAL, 0,
-		              "%s DSN names both a host and a Unix socket (\"%s\" parameter): leave "
-		              "the host out, e.g. %s",
-		              scheme, backend == DLOCK_BACKEND_POSTGRES ? "host" : "socket",
-		              backend == DLOCK_BACKEND_POSTGRES ? "postgres://user@/db?host=/run/postgresql"
-		                                                : "mysql://user@/db?socket=/run/mysqld/"
-		                                                  "mysqld.sock");
-		goto fail;
-	}
-	if (sock) {
-		free(h);
-		h = sock; /* a Unix socket: the address is the path */
-		sock = NULL;
-	} else if (!h[0]) {
-		dlock_err_set(err, DLOCK_EINVAL, 0, "%s DSN has no host", scheme);
-		goto fail;
-	} else if (strspn(h, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-_:%") !=
-	           strlen(h)) {
-		dlock_err_set(err, DLOCK_EINVAL, 0, "%s DSN host has characters a host name cannot have",
-		              scheme);
+	if ((at && (rc = dlock_dsn_creds(scheme, sql, p, at, &user, &password, err)) != DLOCK_OK) ||
+	    (rc = dlock_dsn_host(scheme, host, host_end, &h, &port_at, err)) != DLOCK_OK ||
+	    (rc = dlock_dsn_address(scheme, backend, &h, &sock, err)) != DLOCK_OK) {
 		goto fail;
 	}
 	if (port_at && (!dlock_dsn_number(port_at, (size_t)(host_end - port_at), &port) || port < 1 ||
 	                port > 65535)) {
-		dlock_err_set(err, DLOCK_EINVAL, 0, "%s DSN port must be a number from 1 to 65535", scheme);
+		rc = dlock_err_set(err, DLOCK_EINVAL, 0, "%s DSN port must be a number from 1 to 65535",
+		                   scheme);
 		goto fail;
 	}
-	if (sql && slash && slash + 1 < end) {
-		if (end - slash - 1 > 64 ||
-		    strspn(slash + 1, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-$") <
-		        (size_t)(end - slash - 1)) {
-			dlock_err_set(err, DLOCK_EINVAL, 0,
-			              "%s DSN database (after \"/\") must be 1 to 64 letters, digits, "
-			              "\"_\", \"-\" or \"$\"",
-			              scheme);
-			goto fail;
-		}
-		if (!(dbname = dlock_strndup(slash + 1, (size_t)(end - slash - 1)))) {
-			goto nomem;
-		}
-	} else if (!sql && slash && slash + 1 < end &&
-	           (!dlock_dsn_number(slash + 1, (size_t)(end - slash - 1), &db) || db > 1000000)) {
-		dlock_err_set(err, DLOCK_EINVAL, 0,
-		              "redis DSN database (after \"/\") must be a number from 0 to 1000000");
+	if (slash && (rc = dlock_dsn_database(scheme, sql, slash + 1, (size_t)(end - slash - 1),
+	                                      &dbname, &db, err)) != DLOCK_OK) {
 		goto fail;
 	}
 	t->backend = backend;
@@ -183,8 +230,6 @@ static int dlock_dsn_server(const char *scheme, dlock_backend_id backend, const 
 	t->port = (int)port;
 	t->db = (int)db;
 	return DLOCK_OK;
-nomem:
-	rc = dlock_err_set(err, DLOCK_ENOMEM, 0, "out of memory");
 fail:
 	free(h);
 	free(dbname);

@@ -52,7 +52,8 @@ read -r -a core_libs <<<"$(pkg-config --cflags --libs libpq libmariadb) -lzookee
 for t in core/tests/test_core core/sql/tests/test_my; do
 	[[ -f $t.c ]] || continue
 	rm -f "$t"
-	gcc -std=gnu11 -DDLOCK_FAULT_INJECTION -Wall -Wextra -Werror -g -o "$t" "$t.c" "${core_src[@]}" "${core_libs[@]}"
+	# a test program is every .c file of its folder (one per module, main() in $t.c)
+	gcc -std=gnu11 -DDLOCK_FAULT_INJECTION -Wall -Wextra -Werror -g -o "$t" "$(dirname "$t")"/*.c "${core_src[@]}" "${core_libs[@]}"
 	core_out=$("$t" 2>&1)
 	echo "$core_out" | grep -v '^ok' | tail -20
 	line=$(echo "$core_out" | tail -1)

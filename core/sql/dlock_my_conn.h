@@ -1,7 +1,8 @@
 /* dlock_my_conn.h: a MariaDB/MySQL session driven through Connector/C's
  * non-blocking API, every wait a poll() slice with a deadline and an
- * interrupt hook. Private to the MySQL driver (dlock_my.c, the lock calls on
- * top of it); nothing here knows about lock names or tokens. */
+ * interrupt hook. Private to the MySQL driver (dlock_my_session.c, and
+ * dlock_my.c, the lock calls on top of it); nothing here knows about lock
+ * names or tokens. */
 #ifndef DLOCK_MY_CONN_H
 #define DLOCK_MY_CONN_H
 

@@ -1,6 +1,7 @@
 /* dlock_pg_conn.h: a PostgreSQL session of the SQL backend, shared by the
- * driver's two files (dlock_pg_conn.c: the session; dlock_pg.c: the
- * statements). Deadlines are absolute dlock_now_ms() values, < 0 none. */
+ * driver's three files (dlock_pg_conn.c: the session; dlock_pg_setup.c: its
+ * connect and setup; dlock_pg.c: the statements). Deadlines are absolute dlock_now_ms() values, < 0
+ * none. */
 #ifndef DLOCK_PG_CONN_H
 #define DLOCK_PG_CONN_H
 
@@ -20,7 +21,8 @@ struct dlock_sql_conn {
 	char where[192];      /* postgres://user@host:port/db, no secret */
 };
 
-/* The driver operations of the same names (contracts in dlock_sql_driver.h). */
+/* The driver operations of the same names (contracts in dlock_sql_driver.h);
+ * dlock_pg_connect is dlock_pg_setup.c's. */
 int dlock_pg_connect(const dlock_target *t, int64_t deadline, const dlock_interrupt *intr,
                      dlock_sql_conn **out, dlock_err *err);
 void dlock_pg_close(dlock_sql_conn *c);
@@ -48,5 +50,19 @@ int dlock_pg_run(dlock_sql_conn *c, const char *sql, int64_t deadline, const dlo
  * dlock_pg_fail; *out holds rows (or a command's result) on DLOCK_OK. */
 int dlock_pg_query(dlock_sql_conn *c, const char *sql, int64_t deadline, PGresult **out,
                    dlock_err *err);
+
+/* Opens a session with libpq's keys/vals (NULL-terminated) before deadline,
+ * calling intr (may be NULL) between slices, and stores it in *out (owned by
+ * the caller, dlock_pg_close): non-blocking, its socket close-on-exec, its
+ * notices watched, grace_ms set from grace. Returns DLOCK_OK, DLOCK_ECONNECT,
+ * DLOCK_EAUTH, DLOCK_EINTR or DLOCK_ENOMEM; nothing is left on failure. */
+int dlock_pg_open(const char *const *keys, const char *const *vals, const char *where,
+                  int64_t grace, int64_t deadline, const dlock_interrupt *intr,
+                  dlock_sql_conn **out, dlock_err *err);
+
+/* A second session to c's server with c's parameters (the address c
+ * reached, no name lookup), open before deadline; for the cancel and the
+ * pooler probe. Returns as dlock_pg_open. */
+int dlock_pg_side(dlock_sql_conn *c, int64_t deadline, dlock_sql_conn **out, dlock_err *err);
 
 #endif
