@@ -260,7 +260,7 @@ static PHP_MINFO_FUNCTION(dlock)
 	for (i = 0; i < DLOCK_BACKENDS; i++) {
 		if (dlock_backend_table[i]) {
 			off += (size_t)snprintf(names + off, sizeof(names) - off, "%s%s", off ? ", " : "",
-			                        dlock_backend_table[i]->name);
+			                        dlock_backend_names[i].scheme);
 		}
 	}
 	php_info_print_table_start();
@@ -274,9 +274,10 @@ static PHP_MINFO_FUNCTION(dlock)
 		if (!b) {
 			continue;
 		}
-		snprintf(row, sizeof(row), "%s client library", b->display);
+		snprintf(row, sizeof(row), "%s client library", dlock_backend_names[i].display);
 		php_info_print_table_row(2, row, b->library());
-		snprintf(row, sizeof(row), "%s connections open in this process", b->display);
+		snprintf(row, sizeof(row), "%s connections open in this process",
+		         dlock_backend_names[i].display);
 		snprintf(count, sizeof(count), "%u", b->connections());
 		php_info_print_table_row(2, row, count);
 	}

@@ -21,6 +21,20 @@ typedef enum dlock_backend_id {
 	DLOCK_BACKEND_MYSQL
 } dlock_backend_id;
 
+/* A backend's names, known whether or not this build has it (a DSN of a
+ * backend left out still parses, and fails at the lock with a message that
+ * names the switch that builds it). */
+typedef struct dlock_backend_name {
+	const char *scheme;  /* its DSN scheme, e.g. "postgres"; "zookeeper" is the default */
+	const char *display; /* "PostgreSQL": phpinfo() and messages */
+	const char *build;   /* its ./configure switch: --with-dlock-<build> */
+} dlock_backend_name;
+
+/* Every backend's names, indexed by dlock_backend_id (dlock_target.c). A
+ * backend is this row, its dlock_backend_ops and its row of
+ * dlock_backend_table. */
+extern const dlock_backend_name dlock_backend_names[];
+
 /* Where a lock lives and the settings of its connection. Strings are owned
  * by whoever filled the struct (dlock_target_copy/dlock_target_clear for
  * owned copies). */
@@ -114,7 +128,6 @@ typedef struct dlock_acquire_req {
  * dlock_handle_* functions in dlock_handle.h, which call them, with these
  * additions. */
 typedef struct dlock_backend_ops {
-	const char *name;                                 /* "zookeeper", "redis" */
 	int (*lock_new)(dlock_handle *h, dlock_err *err); /* sets h->impl */
 	/* frees h->impl; a hold it still has (h->pid is this process: the handle
 	 * forgot a fork parent's first) is released first, errors ignored */
@@ -148,7 +161,6 @@ typedef struct dlock_backend_ops {
 	 * the acquire does not pay for) fetches the hold's token; NULL: token()
 	 * is known from the acquire */
 	int (*token_fetch)(dlock_handle *h, dlock_err *err);
-	const char *display;          /* "ZooKeeper", "Redis": for phpinfo() and messages */
 	const char *(*library)(void); /* the client library and its version, e.g. "hiredis 0.14.1" */
 	/* optional: sends the client library's own log to `path` (NULL: back to
 	 * its default); DLOCK_OK or an error with err->msg set. NULL: none */

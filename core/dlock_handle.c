@@ -30,22 +30,15 @@ const dlock_backend_ops *const dlock_backend_table[DLOCK_BACKENDS] = {
 #endif
 };
 
-/* The scheme of a backend that may be missing from the table. */
-static const char *dlock_backend_scheme(dlock_backend_id id)
-{
-	static const char *const schemes[DLOCK_BACKENDS] = {"zookeeper", "redis", "postgres", "mysql"};
-
-	return (unsigned)id < DLOCK_BACKENDS ? schemes[id] : "?";
-}
-
 int dlock_backend_missing(dlock_backend_id id, dlock_err *err)
 {
+	const dlock_backend_name *n = (unsigned)id < DLOCK_BACKENDS ? &dlock_backend_names[id] : NULL;
+
 	return dlock_err_set(err, DLOCK_EUNSUPPORTED, 0,
 	                     "this build of dlock has no %s backend (./configure did not find its "
 	                     "client library or was given --without-dlock-%s; php --ri dlock lists "
 	                     "the backends built)",
-	                     dlock_backend_scheme(id),
-	                     id == DLOCK_BACKEND_POSTGRES ? "pgsql" : dlock_backend_scheme(id));
+	                     n ? n->scheme : "?", n ? n->build : "?");
 }
 
 static const dlock_backend_ops *dlock_handle_ops(dlock_backend_id id)

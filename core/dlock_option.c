@@ -18,14 +18,11 @@
 
 #define AT(field) offsetof(dlock_target, field)
 
-/* The names of the backends in messages, by dlock_backend_id (also of a
- * backend this build left out: its options are still recognised). */
-static const char *const dlock_option_backend_names[DLOCK_BACKENDS] = {"ZooKeeper", "Redis",
-                                                                       "PostgreSQL", "MySQL"};
-
+/* The name of a backend in messages (also of a backend this build left
+ * out: its options are still recognised). */
 static const char *backend_name(dlock_backend_id id)
 {
-	return (unsigned)id < DLOCK_BACKENDS ? dlock_option_backend_names[id] : "?";
+	return (unsigned)id < DLOCK_BACKENDS ? dlock_backend_names[id].display : "?";
 }
 
 /* Replaces *slot, an owned string (zeroed first when secret), by a malloc()ed

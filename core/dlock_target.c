@@ -86,6 +86,13 @@ int dlock_target_same_server(const dlock_target *a, const dlock_target *b)
 	       dlock_dsn_eq(a->master_name, b->master_name) && dlock_dsn_eq(a->params, b->params);
 }
 
+const dlock_backend_name dlock_backend_names[DLOCK_BACKENDS] = {
+    [DLOCK_BACKEND_ZOOKEEPER] = {"zookeeper", "ZooKeeper", "zookeeper"},
+    [DLOCK_BACKEND_REDIS] = {"redis", "Redis", "redis"},
+    [DLOCK_BACKEND_POSTGRES] = {"postgres", "PostgreSQL", "pgsql"},
+    [DLOCK_BACKEND_MYSQL] = {"mysql", "MySQL/MariaDB", "mysql"},
+};
+
 /* Writes host's lock-space spelling: lower case without a trailing dot;
  * "localhost" (and names under it), every 127.x.x.x form inet_aton() reads
  * ("127.1", "0x7f.1"), "::1" and "::ffff:127.x.x.x" as "loopback"; other

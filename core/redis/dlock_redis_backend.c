@@ -132,7 +132,6 @@ static void rb_shutdown(int final)
 }
 
 const dlock_backend_ops dlock_redis_backend = {
-    .name = "redis",
     .lock_new = dlock_redis_lock_new,
     .lock_free = dlock_redis_lock_free,
     .acquire = dlock_redis_lock_acquire,
@@ -148,7 +147,6 @@ const dlock_backend_ops dlock_redis_backend = {
     .connections = rb_connections,
     .shutdown = rb_shutdown,
     .token_fetch = NULL, /* the token comes with the grant */
-    .display = "Redis",
     .library = rb_library,
     .log_configure = NULL,
 };

@@ -103,17 +103,16 @@ static int dlock_sql_participants(const dlock_target *t, dlock_kind kind, int ma
 }
 
 /* The two tables differ only in their name and their own connections. */
-#define DLOCK_SQL_OPS(label, connections_fn, shutdown_fn, display_name, library_fn)                \
+#define DLOCK_SQL_OPS(connections_fn, shutdown_fn, library_fn)                                     \
 	{                                                                                              \
-		.name = label, .lock_new = dlock_sql_lock_new, .lock_free = dlock_sql_lock_free,           \
+		.lock_new = dlock_sql_lock_new, .lock_free = dlock_sql_lock_free,                          \
 		.acquire = dlock_sql_lock_acquire, .reenter = dlock_sql_lock_reenter,                      \
 		.release = dlock_sql_lock_release, .forget = dlock_sql_lock_forget,                        \
 		.holding = dlock_sql_lock_holding, .held = dlock_sql_lock_held,                            \
 		.verify = dlock_sql_lock_verify, .token = dlock_sql_lock_token,                            \
 		.self_conflict = dlock_sql_lock_self_conflict, .participants = dlock_sql_participants,     \
 		.connections = connections_fn, .shutdown = shutdown_fn,                                    \
-		.token_fetch = dlock_sql_lock_token_fetch, .display = display_name, .library = library_fn, \
-		.log_configure = NULL,                                                                     \
+		.token_fetch = dlock_sql_lock_token_fetch, .library = library_fn, .log_configure = NULL,   \
 	}
 
 #ifdef DLOCK_WITH_POSTGRES
@@ -132,8 +131,8 @@ static const char *dlock_pg_library(void)
 	return dlock_pg_driver.library();
 }
 
-const dlock_backend_ops dlock_pg_backend = DLOCK_SQL_OPS(
-    "postgres", dlock_pg_connections, dlock_pg_shutdown, "PostgreSQL", dlock_pg_library);
+const dlock_backend_ops dlock_pg_backend =
+    DLOCK_SQL_OPS(dlock_pg_connections, dlock_pg_shutdown, dlock_pg_library);
 #endif
 
 #ifdef DLOCK_WITH_MYSQL
@@ -155,6 +154,6 @@ static const char *dlock_my_library(void)
 	return dlock_my_driver.library();
 }
 
-const dlock_backend_ops dlock_my_backend = DLOCK_SQL_OPS(
-    "mysql", dlock_my_connections, dlock_my_shutdown, "MySQL/MariaDB", dlock_my_library);
+const dlock_backend_ops dlock_my_backend =
+    DLOCK_SQL_OPS(dlock_my_connections, dlock_my_shutdown, dlock_my_library);
 #endif

@@ -131,7 +131,6 @@ static void zkb_shutdown(int final)
 }
 
 const dlock_backend_ops dlock_zk_backend = {
-    .name = "zookeeper",
     .lock_new = zkb_new,
     .lock_free = zkb_free,
     .acquire = zkb_acquire,
@@ -147,7 +146,6 @@ const dlock_backend_ops dlock_zk_backend = {
     .connections = dlock_pool_size,
     .shutdown = zkb_shutdown,
     .token_fetch = NULL, /* the token is the node's zxid, known from the acquire */
-    .display = "ZooKeeper",
     .library = zkb_library,
     .log_configure = dlock_zklog_configure,
 };

@@ -31,10 +31,10 @@ foreach ($cases as $opts) {
 ValueError: DistributedLock::__construct(): Argument #2 ($options) option "session_timeout" applies to ZooKeeper only, not to Redis
 ValueError: DistributedLock::__construct(): Argument #2 ($options) option "auth" applies to ZooKeeper only, not to PostgreSQL
 ValueError: DistributedLock::__construct(): Argument #2 ($options) option "lease" applies to Redis only (on ZooKeeper a hold lasts as long as the session)
-ValueError: DistributedLock::__construct(): Argument #2 ($options) option "max_hold" applies to Redis only (on MySQL a hold lasts as long as the session)
+ValueError: DistributedLock::__construct(): Argument #2 ($options) option "max_hold" applies to Redis only (on MySQL/MariaDB a hold lasts as long as the session)
 ValueError: DistributedLock::__construct(): Argument #2 ($options) option "wait_replicas" applies to Redis only, not to PostgreSQL
 ValueError: DistributedLock::__construct(): Argument #2 ($options) option "format" applies to Redis only, not to ZooKeeper
-ValueError: DistributedLock::__construct(): Argument #2 ($options) option "password_file" applies to Redis, PostgreSQL and MySQL (ZooKeeper's digest credentials are option "auth")
+ValueError: DistributedLock::__construct(): Argument #2 ($options) option "password_file" applies to Redis, PostgreSQL and MySQL/MariaDB (ZooKeeper's digest credentials are option "auth")
 ValueError: DistributedLock::__construct(): Argument #2 ($options) must not have both options "hosts" and "dsn"
 ValueError: DistributedLock::__construct(): Argument #2 ($options) must not have both options "hosts" and "dsn"
 accepted
