@@ -1,5 +1,5 @@
 --TEST--
-TLS (mysql): a lock over verified TLS (ssl-mode=VERIFY_IDENTITY, ssl-ca; a client certificate too) on a TLS-only MariaDB; a wrong CA, a certificate for another name, a plain-text server behind ssl-mode=REQUIRED (Connector/C alone would go on in clear text) or behind ssl-ca, and a server that never answers each give DistributedLockConnectionException within connect_timeout, never a lock
+TLS (mysql): a lock over verified TLS (ssl-mode=VERIFY_IDENTITY, ssl-ca; a client certificate too) on a TLS-only MariaDB; a wrong CA, a certificate for another name, an expired certificate, TLS named by tls-version alone (verified against the system store), a plain-text server behind ssl-mode=REQUIRED (Connector/C alone would go on in clear text) or behind ssl-ca, and a server that never answers each give DistributedLockConnectionException within connect_timeout, never a lock
 --EXTENSIONS--
 dlock
 pdo
@@ -41,7 +41,8 @@ $silentPort = (int) substr(strrchr(stream_socket_get_name($silent, false), ':'),
 $plain = dlt_sql_parse(dlt_sql_dsn($b))[1];
 $bad = [
     'a CA that did not sign the certificate' => [str_replace('/ca.pem', '/other-ca.pem', $dsn), 'certificate'],
-    'a CA that did not sign the certificate, ssl-mode=REQUIRED' => ["mysql://dlock:dlock@localhost:$port/dlock?ssl-mode=REQUIRED&ssl-ca=$dir/other-ca.pem", 'certificate'],
+    'a CA that did not sign the certificate, ssl-mode=REQUIRED (warns: no name check)' => ["mysql://dlock:dlock@localhost:$port/dlock?ssl-mode=REQUIRED&ssl-ca=$dir/other-ca.pem", 'certificate'],
+    'tls-version alone: VERIFY_IDENTITY against the system store, which does not know the test CA' => ["mysql://dlock:dlock@localhost:$port/dlock?tls-version=TLSv1.2,TLSv1.3", 'certificate'],
     'a certificate for another name (127.0.0.1, certificate for localhost)' => [str_replace('@localhost:', '@127.0.0.1:', $dsn), 'Validation of SSL server certificate failed'],
     'a plain-text server behind ssl-mode=REQUIRED' => ["mysql://dlock:dlock@127.0.0.1:$plain/dlock?ssl-mode=REQUIRED", 'does not offer TLS'],
     'a plain-text server behind ssl-ca (VERIFY_IDENTITY)' => ["mysql://dlock:dlock@localhost:$plain/dlock?ssl-ca=$dir/ca.pem", 'server does not support it'],
@@ -60,6 +61,27 @@ $x = new DistributedLock($name, ['dsn' => "mysql://dlock:dlock@127.0.0.1:$port/d
 [$cls, $dt] = dlt_throws(fn() => $x->acquire(10), $msg);
 dlt_check(str_starts_with($cls, 'DistributedLock') && $dt < 3.5 && !$x->isAcquired(), 'ssl-mode=DISABLED against the TLS-only server: refused by the server, never held', [$cls, $msg]);
 fclose($silent);
+
+/* an expired certificate: MariaDB re-reads its files on FLUSH SSL */
+$swap = function (string $from) use ($dir, $root, $port) {
+    copy("$dir/$from.pem", "$dir/server.pem");
+    copy("$dir/$from.key", "$dir/server.key");
+    $root->query('FLUSH SSL');
+};
+copy("$dir/server.pem", "$dir/good.pem");
+copy("$dir/server.key", "$dir/good.key");
+$swap('expired');
+/* a new process: this one's sessions were made before the swap and are kept */
+$try = 'try { $x = new DistributedLock($argv[1], ["dsn" => $argv[2], "connect_timeout" => 20]); $t = microtime(true);
+$x->acquire(10); echo "held\n"; } catch (Throwable $e) { printf("%s %.2f %s\n", get_class($e), microtime(true) - $t, strtr($e->getMessage(), "\n", " ")); }';
+$c = dlt_sspawn($try, [$name, $dsn]);
+$got = dlt_line($c);
+[$cls, $dt] = explode(' ', $got) + ['', ''];
+dlt_check($cls === 'DistributedLockConnectionException' && str_contains($got, 'certificate') && (float) $dt < 21.5,
+    'an expired certificate: DistributedLockConnectionException within connect_timeout', $got);
+$swap('good');
+$c = dlt_sspawn($try, [$name, $dsn]);
+dlt_check(dlt_line($c) === 'held', 'the good certificate back: a new process holds it');
 ?>
 --CLEAN--
 <?php
@@ -67,7 +89,7 @@ require __DIR__ . '/../inc/sql.inc';
 dlt_sql_own_stop('mysql', 71);
 dlt_sql_clean(dlt_skey('t02-tls', 'mysql'));
 ?>
---EXPECT--
+--EXPECTF--
 mysql.sh start-tls prints a VERIFY_IDENTITY DSN and leaves a test CA and a wrong CA
 the server refuses TCP sessions without TLS (require_secure_transport)
 tryAcquire over VERIFY_IDENTITY TLS: held, with a token
@@ -75,9 +97,14 @@ the server counted a new TLS session (Ssl_finished_accepts)
 another process over TLS finds it held
 with a client certificate (ssl_cert, ssl_key: "_" spelling): held after the release
 a CA that did not sign the certificate: DistributedLockConnectionException (certificate) within connect_timeout
-a CA that did not sign the certificate, ssl-mode=REQUIRED: DistributedLockConnectionException (certificate) within connect_timeout
+
+Warning: DistributedLock::__construct(): mysql DSN ssl-mode=REQUIRED: TLS without checking the server's certificate and name, so anyone on the path can pose as the server; use ssl-mode=VERIFY_IDENTITY with ssl-ca (docs/security.md; said once per process) in %s on line %d
+a CA that did not sign the certificate, ssl-mode=REQUIRED (warns: no name check): DistributedLockConnectionException (certificate) within connect_timeout
+tls-version alone: VERIFY_IDENTITY against the system store, which does not know the test CA: DistributedLockConnectionException (certificate) within connect_timeout
 a certificate for another name (127.0.0.1, certificate for localhost): DistributedLockConnectionException (Validation of SSL server certificate failed) within connect_timeout
 a plain-text server behind ssl-mode=REQUIRED: DistributedLockConnectionException (does not offer TLS) within connect_timeout
 a plain-text server behind ssl-ca (VERIFY_IDENTITY): DistributedLockConnectionException (server does not support it) within connect_timeout
 a server that never answers: DistributedLockConnectionException (no answer in) within connect_timeout
 ssl-mode=DISABLED against the TLS-only server: refused by the server, never held
+an expired certificate: DistributedLockConnectionException within connect_timeout
+the good certificate back: a new process holds it

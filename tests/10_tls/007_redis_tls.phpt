@@ -31,9 +31,12 @@ if (!$tls) {
         dlt_check($cls === 'ValueError' && str_contains($msg, "built with $version, without TLS") && str_contains($msg, 'docs/security.md'),
             "without hiredis_ssl, $dsn: ValueError naming $version and docs/security.md", [$cls, $msg]);
     }
+    $secret = 'Zq9-' . bin2hex(random_bytes(6));
+    [$cls] = dlt_throws(fn() => new DistributedLock('dlock-tests:t07', ['dsn' => "rediss://u:$secret@127.0.0.1:6380"]), $msg);
+    dlt_check($cls === 'ValueError' && !str_contains($msg, $secret), 'without hiredis_ssl, the ValueError does not show the password', $msg);
     [$cls] = dlt_throws(fn() => new DistributedLock('dlock-tests:t07', ['dsn' => 'redis://127.0.0.1:6379?cacert=/ca.pem']), $msg);
     dlt_check($cls === 'ValueError', 'redis:// with TLS knobs: a ValueError (never a silent clear-text connection)', [$cls, $msg]);
-    $expect = 6;
+    $expect = 7;
 } else {
     $name = dlt_rkey('t07-tls');
     $port = dlt_redis_own_port(80);
@@ -114,7 +117,42 @@ $r = new DistributedReadWriteLock($argv[1], $o); echo $r->readLock()->tryAcquire
     $y = new DistributedLock($name, ['dsn' => "$dsn&verify=off", 'connect_timeout' => 10]);
     dlt_check($x->tryAcquire(), 'verify=off: connected without checking (the warning above, once)');
     $x->release();
-    $expect = 24;
+
+    /* secrets: a password (AUTH refused: this server has none) and a key file's contents never
+     * show; the key's path may */
+    $secret = 'Zq9-' . bin2hex(random_bytes(6));
+    $keyFile = "$dir/secret.key";
+    file_put_contents($keyFile, "-----BEGIN PRIVATE KEY-----\n$secret\n-----END PRIVATE KEY-----\n");
+    $seen = '';
+    $classes = [];
+    foreach (["rediss://u:$secret@localhost:$port?cacert=$dir/ca.pem&cert=$dir/client.pem&key=$keyFile",
+              "rediss://u:$secret@localhost:$port?cacert=$dir/ca.pem"] as $d) {
+        $x = new DistributedLock($name, ['dsn' => $d, 'connect_timeout' => 3]);
+        [$cls] = dlt_throws(function () use ($x, &$seen) {
+            try {
+                $x->tryAcquire();
+            } catch (Throwable $e) {
+                $seen .= $e->getMessage() . $e->getTraceAsString() . print_r($e->getTrace(), true);
+                throw $e;
+            }
+        }, $msg);
+        ob_start();
+        var_dump($x);
+        print_r($x);
+        var_export($x);
+        echo json_encode($x);
+        $seen .= ob_get_clean();
+        $classes[] = $cls;
+    }
+    ini_set('dlock.dsn', "rediss://u:$secret@localhost:$port?cacert=$dir/ca.pem");
+    ob_start();
+    phpinfo(INFO_MODULES);
+    $seen .= ob_get_clean();
+    dlt_check(str_contains($seen, "cannot load key $keyFile") && str_contains($seen, "rediss://u:***@localhost:$port")
+        && $classes[0] === 'DistributedLockConnectionException' && str_starts_with($classes[1], 'DistributedLock'),
+        'a bad key file (a connection exception naming it) and a refused AUTH over TLS; phpinfo() masks the password', $classes);
+    dlt_check(!str_contains($seen, $secret), 'the password and the key file\'s contents appear nowhere in messages, traces, dumps or phpinfo()');
+    $expect = 26;
 }
 $out = ob_get_clean();
 /* the check lines, and the warnings PHP printed between them */
