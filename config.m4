@@ -26,6 +26,11 @@ PHP_ARG_WITH([dlock-mysql],
   [AS_HELP_STRING([[--with-dlock-mysql]], [dlock: the MySQL/MariaDB backend, MariaDB Connector/C through pkg-config (default: auto; no: left out)])],
   [auto], [no])
 
+PHP_ARG_WITH([dlock-redis-tls],
+  [for TLS (rediss://) in the dlock Redis backend],
+  [AS_HELP_STRING([[--without-dlock-redis-tls]], [dlock: no rediss:// even when hiredis has hiredis_ssl (default: auto, built when hiredis_ssl >= 1.0 and OpenSSL are found)])],
+  [auto], [no])
+
 dnl The 0.2 spellings of the two prefixes, still read.
 PHP_ARG_WITH([hiredis-dir], [for hiredis], [AS_HELP_STRING([[--with-hiredis-dir=DIR]], [dlock: same as --with-dlock-redis=DIR])], [no], [no])
 PHP_ARG_WITH([zookeeper-dir], [for libzookeeper_mt], [AS_HELP_STRING([[--with-zookeeper-dir=DIR]], [dlock: same as --with-dlock-zookeeper=DIR])], [no], [no])
@@ -41,6 +46,7 @@ if test "$PHP_DLOCK" != "no"; then
   dnl with =yes/=DIR, left out with =no); DLOCK_BUILT and DLOCK_OFF say which.
   DLOCK_SOURCES="dlock.c dlock_shared.c dlock_lock_class.c dlock_rw_class.c dlock_multi_class.c core/dlock_err.c core/dlock_wait.c core/dlock_participant.c core/dlock_dsn.c core/dlock_dsn_part.c core/dlock_target.c core/dlock_name.c core/dlock_option.c core/dlock_handle.c core/dlock_held.c core/dlock_fault.c"
   DLOCK_BUILT=""
+  DLOCK_REDIS_FOUND=""
   DLOCK_OFF=""
   dlock_want() { dnl $1 value of the switch; prints auto, yes or no
     case "$1" in no) echo no ;; auto) echo auto ;; *) echo yes ;; esac
@@ -104,9 +110,64 @@ if test "$PHP_DLOCK" != "no"; then
          PHP_ADD_LIBRARY_WITH_PATH([hiredis], [$HIREDIS_DIR/$PHP_LIBDIR], [DLOCK_SHARED_LIBADD])
          AC_DEFINE([DLOCK_WITH_REDIS], [1], [dlock: the Redis backend is built])
          DLOCK_BUILT="$DLOCK_BUILT redis"
+         DLOCK_REDIS_FOUND=yes
          DLOCK_SOURCES="$DLOCK_SOURCES core/redis/dlock_redis_conn.c core/redis/dlock_redis_script.c core/redis/dlock_redis_pool.c core/redis/dlock_redis_watchdog.c core/redis/dlock_redis_lock.c core/redis/dlock_redis_hold.c core/redis/dlock_redis_backend.c"],
         [dlock_missing "$PHP_DLOCK_REDIS" redis "hiredis with redisGetReplyFromReader (hiredis >= 0.13) was not found"],
         [-L$HIREDIS_DIR/$PHP_LIBDIR])
+    fi
+  fi
+
+  dnl rediss://: hiredis 1.x's hiredis_ssl (redisInitiateSSL, with the SSL
+  dnl object made by dlock) and OpenSSL. Debian 12's hiredis 0.14.1 has none:
+  dnl the build then refuses rediss:// naming the version (phpinfo() says so).
+  DLOCK_REDIS_TLS_NOTE=""
+  if test "$DLOCK_REDIS_FOUND" = "yes" && test "$PHP_DLOCK_REDIS_TLS" != "no"; then
+    AC_MSG_CHECKING([for hiredis_ssl and OpenSSL (rediss://)])
+    SSL_LIBS=""
+    if test -r "$HIREDIS_DIR/include/hiredis/hiredis_ssl.h"; then
+      if test -n "$PKG_CONFIG" && $PKG_CONFIG --exists openssl; then
+        SSL_CFLAGS=`$PKG_CONFIG --cflags openssl`
+        SSL_LIBS=`$PKG_CONFIG --libs openssl`
+      elif test -r /usr/include/openssl/ssl.h; then
+        SSL_CFLAGS=""
+        SSL_LIBS="-lssl -lcrypto"
+      fi
+    fi
+    if test -z "$SSL_LIBS"; then
+      AC_MSG_RESULT([no])
+      DLOCK_REDIS_TLS_NOTE="hiredis/hiredis_ssl.h or OpenSSL's headers not found"
+    else
+      AC_MSG_RESULT([headers found])
+      dnl a link test of our own: libhiredis_ssl must come before libhiredis
+      dnl and OpenSSL on the link line, which PHP_CHECK_LIBRARY does not do
+      dlock_save_LIBS=$LIBS
+      dlock_save_CPPFLAGS=$CPPFLAGS
+      LIBS="-L$HIREDIS_DIR/$PHP_LIBDIR -lhiredis_ssl -lhiredis $SSL_LIBS $LIBS"
+      CPPFLAGS="$CPPFLAGS -I$HIREDIS_DIR/include $SSL_CFLAGS"
+      AC_MSG_CHECKING([for redisInitiateSSL in -lhiredis_ssl])
+      AC_LINK_IFELSE([AC_LANG_PROGRAM([[#include <openssl/ssl.h>
+#include <hiredis/hiredis.h>
+#include <hiredis/hiredis_ssl.h>]],
+                                      [[return redisInitiateSSL((redisContext *)0, (SSL *)0);]])],
+        [dlock_ssl_ok=yes], [dlock_ssl_ok=no])
+      LIBS=$dlock_save_LIBS
+      CPPFLAGS=$dlock_save_CPPFLAGS
+      AC_MSG_RESULT([$dlock_ssl_ok])
+      if test "$dlock_ssl_ok" = "yes"; then
+        PHP_EVAL_INCLINE([$SSL_CFLAGS])
+        PHP_ADD_LIBRARY_WITH_PATH([hiredis_ssl], [$HIREDIS_DIR/$PHP_LIBDIR], [DLOCK_SHARED_LIBADD])
+        PHP_EVAL_LIBLINE([$SSL_LIBS], [DLOCK_SHARED_LIBADD])
+        AC_DEFINE([DLOCK_WITH_REDIS_TLS], [1], [dlock: rediss:// through hiredis_ssl])
+        DLOCK_SOURCES="$DLOCK_SOURCES core/redis/dlock_redis_tls.c"
+      else
+        DLOCK_REDIS_TLS_NOTE="libhiredis_ssl with redisInitiateSSL did not link"
+      fi
+    fi
+    if test -n "$DLOCK_REDIS_TLS_NOTE"; then
+      if test "$PHP_DLOCK_REDIS_TLS" = "yes"; then
+        AC_MSG_ERROR([rediss:// was asked for (--with-dlock-redis-tls), but $DLOCK_REDIS_TLS_NOTE: install libhiredis-dev >= 1.0 and libssl-dev])
+      fi
+      AC_MSG_NOTICE([dlock: rediss:// left out ($DLOCK_REDIS_TLS_NOTE)])
     fi
   fi
 

@@ -191,6 +191,13 @@ static PHP_GINIT_FUNCTION(dlock)
 	memset(dlock_globals, 0, sizeof(*dlock_globals));
 }
 
+/* Shows the DSN parser's warning (TLS without verification, once per
+ * process and backend) to the user. */
+static void php_dlock_dsn_warn(const char *msg)
+{
+	php_error_docref(NULL, E_WARNING, "%s", msg);
+}
+
 static PHP_MINIT_FUNCTION(dlock)
 {
 	dlock_err err;
@@ -211,6 +218,8 @@ static PHP_MINIT_FUNCTION(dlock)
 	php_dlock_lock_classes_init();
 	php_dlock_rw_class_init();
 	php_dlock_multi_class_init();
+	/* after the INI entries: a dlock.dsn read at startup does not warn */
+	dlock_dsn_set_warn(php_dlock_dsn_warn);
 	return SUCCESS;
 }
 
@@ -218,6 +227,7 @@ static PHP_MSHUTDOWN_FUNCTION(dlock)
 {
 	dlock_backends_shutdown(1); /* ends this process's sessions, connections and threads */
 	dlock_backends_log_configure(NULL, NULL);
+	dlock_dsn_set_warn(NULL);
 	UNREGISTER_INI_ENTRIES();
 	return SUCCESS;
 }
@@ -268,6 +278,7 @@ static PHP_MINFO_FUNCTION(dlock)
 	php_info_print_table_row(2, "Extension version", PHP_DLOCK_VERSION);
 	php_info_print_table_row(2, "Backends", names);
 	php_info_print_table_row(2, "Lock kinds", "mutex, read-write, semaphore, multi-lock");
+	php_info_print_table_row(2, "TLS in this build", dlock_dsn_tls_support());
 	for (i = 0; i < DLOCK_BACKENDS; i++) {
 		const dlock_backend_ops *b = dlock_backend_table[i];
 

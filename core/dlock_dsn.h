@@ -1,6 +1,9 @@
 /* dlock_dsn.h: data source names that choose a backend and its server:
  *   zookeeper://host:port[,host:port...][/chroot]
  *   redis://[[user]:password@]host[:port][/db]
+ *   rediss://[[user]:password@]host[:port][/db][?param=value&...]
+ *       (TLS, when hiredis has hiredis_ssl) params: cacert, cacertdir,
+ *       cert, key, sni, verify=full|off
  *   redis-sentinel://[[user]:password@]host:port[,host:port...]/master[/db]
  *   postgres://[user[:password]@]host[:port][/dbname][?param=value&...]
  *       (also postgresql://) params: libpq's sslmode, sslrootcert, sslcert,
@@ -40,6 +43,18 @@ void dlock_dsn_mask(const char *dsn, size_t len, char *buf);
  * or -1 when out of memory. */
 int dlock_dsn_params_split(const char *params, char **buf, const char **keys, const char **vals,
                            int max);
+
+/* Sets the function that shows a warning to the user (the glue's; NULL:
+ * none). A DSN that asks for TLS without the server's certificate and name
+ * checked (PostgreSQL sslmode allow/prefer/require/verify-ca, MySQL ssl-mode
+ * PREFERRED/REQUIRED, rediss:// verify=off) is parsed as written and makes
+ * dlock_dsn_parse() call it once per process and backend. Call it only on
+ * the thread that parses DSNs (the PHP thread). */
+void dlock_dsn_set_warn(void (*fn)(const char *msg));
+
+/* Which backends of this build can connect over TLS, and with what client
+ * library, as one line for phpinfo() (a static buffer). */
+const char *dlock_dsn_tls_support(void);
 
 /* A malloc()ed NUL-terminated copy of s[0..len), or NULL when out of memory. */
 char *dlock_strndup(const char *s, size_t len);

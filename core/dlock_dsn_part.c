@@ -112,6 +112,13 @@ static const dlock_dsn_key dlock_dsn_my_keys[] = {
     {"socket", NULL},
     {NULL, NULL}};
 
+/* A rediss:// DSN's TLS knobs, named as redis-cli names them (--cacert,
+ * --cacertdir, --cert, --key, --sni), and "verify": "full" (the default:
+ * chain and name checked) or "off" (nothing checked; loud). */
+static const dlock_dsn_key dlock_dsn_redis_keys[] = {
+    {"cacert", NULL}, {"cacertdir", NULL},    {"cert", NULL}, {"key", NULL},
+    {"sni", NULL},    {"verify", "full|off"}, {NULL, NULL}};
+
 /* Non-zero when v is one of choices ("a|b|c", case-insensitive). */
 static int dlock_dsn_choice(const char *choices, const char *v)
 {
@@ -128,8 +135,7 @@ static int dlock_dsn_choice(const char *choices, const char *v)
 	return 0;
 }
 
-/* Non-zero when params ("key=value\n" lines, or NULL) has key. */
-static int dlock_dsn_has(const char *params, const char *key)
+int dlock_dsn_has(const char *params, const char *key)
 {
 	size_t n = strlen(key);
 
@@ -143,7 +149,7 @@ static int dlock_dsn_has(const char *params, const char *key)
 	return 0;
 }
 
-/* Parses a SQL DSN's query q[0..len) ("key=value&...", values %-escaped)
+/* Parses a SQL (or rediss://) DSN's query q[0..len) ("key=value&...", values %-escaped)
  * for backend: appends each parameter to *params as "key=value\n" (a new
  * string, NULL when none), except the address ones, which go to *host
  * (PostgreSQL "host", MySQL "socket": an absolute path) and *port. Returns
@@ -152,8 +158,9 @@ static int dlock_dsn_has(const char *params, const char *key)
 int dlock_dsn_query(const char *scheme, dlock_backend_id backend, const char *q, size_t len,
                     char **params, char **host, long *port, dlock_err *err)
 {
-	const dlock_dsn_key *keys =
-	    backend == DLOCK_BACKEND_POSTGRES ? dlock_dsn_pg_keys : dlock_dsn_my_keys;
+	const dlock_dsn_key *keys = backend == DLOCK_BACKEND_POSTGRES ? dlock_dsn_pg_keys
+	                            : backend == DLOCK_BACKEND_MYSQL  ? dlock_dsn_my_keys
+	                                                              : dlock_dsn_redis_keys;
 	const char *end = q + len;
 	char *out = NULL, *v = NULL;
 	size_t used = 0;
@@ -199,7 +206,10 @@ int dlock_dsn_query(const char *scheme, dlock_backend_id backend, const char *q,
 			                              "0123456789.") < nlen
 			                        ? 0
 			                        : nlen),
-			              q, backend == DLOCK_BACKEND_POSTGRES ? "postgres" : "mysql");
+			              q,
+			              backend == DLOCK_BACKEND_POSTGRES ? "postgres"
+			              : backend == DLOCK_BACKEND_MYSQL  ? "mysql"
+			                                                : "rediss");
 			goto fail;
 		}
 		if ((rc = dlock_dsn_unescape(scheme, "parameter value", eq + 1, (size_t)(item_end - eq - 1),

@@ -18,12 +18,14 @@ int dlock_dsn_number(const char *s, size_t len, long *out);
 int dlock_dsn_unescape(const char *scheme, const char *what, const char *s, size_t len, char **out,
                        dlock_err *err);
 
-/* Parses a SQL DSN's query q[0..len) ("key=value&...", values %-escaped)
- * for backend: appends each parameter to *params as "key=value\n" (a new
- * string, NULL when none), except the address ones, which go to *host
- * (PostgreSQL "host", MySQL "socket": an absolute path) and *port. Returns
- * DLOCK_OK, or DLOCK_EINVAL naming the parameter (never its value: a value
- * may be a secret someone put there), or DLOCK_ENOMEM. */
+/* Non-zero when params ("key=value\n" lines, or NULL) has key. */
+int dlock_dsn_has(const char *params, const char *key);
+
+/* Parses a SQL (or rediss://: backend Redis) DSN's query q[0..len) ("key=value&...", values
+ * %-escaped) for backend: appends each parameter to *params as "key=value\n" (a new string, NULL
+ * when none), except the address ones, which go to *host (PostgreSQL "host", MySQL "socket": an
+ * absolute path) and *port. Returns DLOCK_OK, or DLOCK_EINVAL naming the parameter (never its
+ * value: a value may be a secret someone put there), or DLOCK_ENOMEM. */
 int dlock_dsn_query(const char *scheme, dlock_backend_id backend, const char *q, size_t len,
                     char **params, char **host, long *port, dlock_err *err);
 

@@ -258,9 +258,10 @@ void dlock_target_where(const dlock_target *t, char *buf, size_t size)
 	} else if (t->backend == DLOCK_BACKEND_REDIS && t->host && t->host[0] == '/') {
 		snprintf(buf, size, "redis://%s?db=%d", t->host, t->db); /* a Unix socket */
 	} else if (t->backend == DLOCK_BACKEND_REDIS) {
-		snprintf(buf, size, "redis://%s%s%s:%d/%d", strchr(t->host ? t->host : "", ':') ? "[" : "",
-		         t->host ? t->host : "", strchr(t->host ? t->host : "", ':') ? "]" : "", t->port,
-		         t->db);
+		/* params on a Redis target: rediss:// (TLS) */
+		snprintf(buf, size, "%s://%s%s%s:%d/%d", t->params ? "rediss" : "redis",
+		         strchr(t->host ? t->host : "", ':') ? "[" : "", t->host ? t->host : "",
+		         strchr(t->host ? t->host : "", ':') ? "]" : "", t->port, t->db);
 	} else if (t->backend == DLOCK_BACKEND_POSTGRES || t->backend == DLOCK_BACKEND_MYSQL) {
 		snprintf(buf, size, "%s://%s%s%s%s%s:%d/%s",
 		         t->backend == DLOCK_BACKEND_POSTGRES ? "postgres" : "mysql",

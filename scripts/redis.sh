@@ -7,6 +7,14 @@
 #                                   fresh server (no RDB; AOF only when asked),
 #                                   waits for PONG, prints 127.0.0.1:PORT; it also
 #                                   listens on the Unix socket <state dir>/sock
+#   scripts/redis.sh start-tls PORT [--expired]
+#                                   as start, but TLS only: tls-port PORT, no plain TCP
+#                                   port, a throwaway test CA made in <state dir>-tls
+#                                   (tls_certs.sh: server.pem for "localhost" only,
+#                                   other-ca.pem signed nothing; --expired: the server
+#                                   presents expired.pem instead); client certificates
+#                                   optional; prints the verified DSN
+#                                   rediss://localhost:PORT?cacert=<dir>/ca.pem
 #   scripts/redis.sh stop PORT      SIGTERM by pidfile, waits until the port is closed
 #   scripts/redis.sh kill PORT      kill -9 by pidfile, waits until the port is closed
 #   scripts/redis.sh restart PORT   starts a stopped/killed server again on the same
@@ -30,6 +38,10 @@ STATE_ROOT=${DLOCK_REDIS_STATE:-/tmp/dlock-redis}
 HOST=127.0.0.1
 # shellcheck source=server_lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/server_lib.sh"
+# shellcheck source=tls_certs.sh
+. "$(dirname "${BASH_SOURCE[0]}")/tls_certs.sh"
+
+CLI_TLS=() # redis-cli's TLS options for a start-tls server
 
 die() { echo "redis.sh: $*" >&2; exit 1; }
 
@@ -38,7 +50,7 @@ port_ok() { [[ $1 =~ ^[0-9]+$ ]] && (($1 > 0 && $1 < 65536)); }
 cli() { # port args...: one bounded redis-cli call on 127.0.0.1
 	local port=$1
 	shift
-	timeout 2 redis-cli -h "$HOST" -p "$port" "$@" 2>/dev/null
+	timeout 2 redis-cli -h "$HOST" -p "$port" "${CLI_TLS[@]}" "$@" 2>/dev/null
 }
 
 wait_pong() { # port seconds
@@ -110,6 +122,20 @@ start)
 	start_server "$port" "${extra[@]}"
 	echo "$HOST:$port"
 	;;
+start-tls)
+	port_ok "$port" && { (($# == 2)) || [[ $# -eq 3 && $3 == --expired ]]; } ||
+		die "usage: start-tls PORT [--expired]"
+	certs=$STATE_ROOT/$port-tls
+	rm -rf "$certs"
+	mkdir -p "$certs" || die "cannot create $certs"
+	tls_certs "$certs" || die "cannot make the test certificates in $certs (see $certs/tls.log)"
+	cert=server
+	[[ ${3:-} == --expired ]] && cert=expired
+	CLI_TLS=(--tls --insecure) # readiness only: the expired certificate must answer too
+	start_server "$port" --port 0 --tls-port "$port" --tls-cert-file "$certs/$cert.pem" \
+		--tls-key-file "$certs/$cert.key" --tls-ca-cert-file "$certs/ca.pem" --tls-auth-clients optional
+	echo "rediss://localhost:$port?cacert=$certs/ca.pem"
+	;;
 stop | kill)
 	port_ok "$port" || die "usage: $cmd PORT"
 	sig=TERM
@@ -129,6 +155,7 @@ restart)
 	dir=$STATE_ROOT/$port
 	[[ -f "$dir/args" ]] || die "no server state for port $port (start it first)"
 	stop_port "$port" TERM || die "server on port $port did not stop"
+	grep -qx -- --tls-port "$dir/args" && CLI_TLS=(--tls --insecure)
 	launch "$dir"
 	wait_pong "$port" 5 || { tail -20 "$dir/log" >&2; die "redis-server on port $port did not come back"; }
 	echo "$HOST:$port"

@@ -10,6 +10,8 @@
 #                                 IP entry, so 127.0.0.1 is a wrong name)
 #     other-ca.pem, other-ca.key  a second CA that signed nothing: the wrong CA
 #     client.pem, client.key      a client certificate signed by ca.pem
+#     expired.pem, expired.key    signed by ca.pem for "localhost", valid only on
+#                                 2020-01-01 (expired: openssl ca -startdate/-enddate)
 #   Returns non-zero (openssl's output in DIR/tls.log) when a step fails.
 
 tls_certs() {
@@ -27,7 +29,15 @@ tls_certs() {
 			openssl req -newkey rsa:2048 -nodes -sha256 -subj "/CN=dlock" \
 				-keyout "$d/client.key" -out "$d/client.csr" &&
 			openssl x509 -req -in "$d/client.csr" -CA "$d/ca.pem" -CAkey "$d/ca.key" -CAcreateserial \
-				-days 2 -sha256 -out "$d/client.pem"
+				-days 2 -sha256 -out "$d/client.pem" &&
+			mkdir -p "$d/ca-db" && : >"$d/ca-db/index.txt" && echo 01 >"$d/ca-db/serial" &&
+			printf '%s\n' '[ca]' 'default_ca = dl' '[dl]' "database = $d/ca-db/index.txt" \
+				"serial = $d/ca-db/serial" "new_certs_dir = $d/ca-db" 'default_md = sha256' \
+				'policy = any' 'copy_extensions = copy' '[any]' 'commonName = supplied' >"$d/ca.cnf" &&
+			openssl req -newkey rsa:2048 -nodes -sha256 -subj "/CN=localhost" \
+				-addext "subjectAltName=DNS:localhost" -keyout "$d/expired.key" -out "$d/expired.csr" &&
+			openssl ca -batch -notext -config "$d/ca.cnf" -cert "$d/ca.pem" -keyfile "$d/ca.key" \
+				-startdate 20200101000000Z -enddate 20200102000000Z -in "$d/expired.csr" -out "$d/expired.pem"
 	} >"$d/tls.log" 2>&1 || return 1
 	chmod 600 "$d"/*.key
 }

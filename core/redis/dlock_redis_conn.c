@@ -1,6 +1,12 @@
 /* dlock_redis_conn.c: a deadline-bound Redis connection over hiredis's
- * synchronous context, read in poll() slices. */
+ * synchronous context, read in poll() slices; over TLS (rediss://) through
+ * dlock_redis_tls.c where the build has hiredis_ssl. */
 #include "dlock_redis_conn.h"
+
+#include "../dlock_build.h"
+#ifdef DLOCK_WITH_REDIS_TLS
+#include "dlock_redis_tls.h"
+#endif
 
 #include <errno.h>
 #include <fcntl.h>
@@ -25,9 +31,11 @@ int dlock_redis_conn_init(dlock_redis_conn *c, const dlock_target *t, dlock_err 
 void dlock_redis_conn_drop(dlock_redis_conn *c)
 {
 	if (c->ctx) {
-		redisFree(c->ctx); /* closes the fd; hiredis sends nothing on close */
+		redisFree(c->ctx); /* closes the fd; hiredis sends nothing on close (no TLS
+		                      close_notify either: a fork child must stay silent) */
 		c->ctx = NULL;
 	}
+	c->ssl = NULL; /* freed with ctx */
 }
 
 void dlock_redis_conn_clear(dlock_redis_conn *c)
@@ -81,6 +89,15 @@ static int dlock_redis_conn_read(dlock_redis_conn *c, int64_t deadline, const dl
 			*reply = r;
 			return DLOCK_OK;
 		}
+#ifdef DLOCK_WITH_REDIS_TLS
+		if (dlock_redis_tls_pending(c->ssl)) {
+			/* decrypted bytes wait inside OpenSSL: the socket may be quiet */
+			if (redisBufferRead(c->ctx) != REDIS_OK) {
+				goto io;
+			}
+			continue;
+		}
+#endif
 		now = dlock_now_ms();
 		if (deadline >= 0) {
 			if (now >= deadline) {
@@ -270,6 +287,15 @@ static int dlock_redis_conn_open(dlock_redis_conn *c, int64_t deadline, dlock_er
 	/* a program this process exec()s must not inherit the connection (it
 	 * would keep a socket to the server open past this process) */
 	(void)fcntl(c->ctx->fd, F_SETFD, fcntl(c->ctx->fd, F_GETFD) | FD_CLOEXEC);
+#ifdef DLOCK_WITH_REDIS_TLS
+	/* rediss:// (only such a target has params): the handshake before AUTH,
+	 * so the password travels encrypted to a verified server */
+	if (c->cfg.params && (rc = dlock_redis_tls_start(c->ctx, &c->cfg, host, limit, c->where,
+	                                                 &c->ssl, err)) != DLOCK_OK) {
+		dlock_redis_conn_drop(c);
+		return rc;
+	}
+#endif
 	if (c->cfg.password) {
 		const char *auth[3] = {"AUTH", c->cfg.user ? c->cfg.user : c->cfg.password,
 		                       c->cfg.password};

@@ -1,5 +1,5 @@
 /* dlock_redis_conn.h: one connection to a Redis server, used by one thread:
- * connect (AUTH, SELECT) within connect_timeout, and commands whose reply is
+ * connect (TLS for rediss://, AUTH, SELECT) within connect_timeout, and commands whose reply is
  * awaited in short poll() slices, so every call obeys a deadline and the
  * caller's interrupt hook. A connection that missed a reply is dropped
  * (never reused with a reply in flight) and reopened by the next call. */
@@ -16,6 +16,7 @@
 
 typedef struct dlock_redis_conn {
 	redisContext *ctx; /* NULL while not connected */
+	void *ssl;         /* ctx's OpenSSL object over TLS (owned by ctx), else NULL */
 	pid_t pid;         /* process that opened ctx */
 	dlock_target cfg;  /* owned copy of the server settings */
 	char where[300];   /* "redis://host:port/db", for messages and matching */

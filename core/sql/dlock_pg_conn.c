@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 static int dlock_pg_cancel(dlock_sql_conn *c, int64_t deadline);
@@ -196,8 +197,17 @@ void dlock_pg_abandon(dlock_sql_conn *c)
 
 static int dlock_pg_open_fail(dlock_sql_conn *c, int status, const char *what, dlock_err *err)
 {
-	const char *msg = PQerrorMessage(c->pg);
-	size_t n = strcspn(msg ? msg : "", "\n");
+	const char *msg = PQerrorMessage(c->pg), *line;
+	size_t n;
+
+	/* a host name with several addresses ("localhost": ::1, 127.0.0.1) gives
+	 * one line per address tried; the last is the last try, the one that
+	 * got furthest (e.g. the TLS refusal after "Connection refused") */
+	msg = msg ? msg : "";
+	for (line = msg; (line = strchr(line, '\n')) && line[1]; line++) {
+		msg = line + 1;
+	}
+	n = strcspn(msg, "\n");
 
 	if (status == DLOCK_ECONNECT &&
 	    (strstr(msg, "password") || strstr(msg, "authentication") || strstr(msg, "role"))) {

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -175,6 +176,43 @@ static int dlock_pg_setup(dlock_sql_conn *c, int64_t deadline, dlock_err *err)
 	return rc;
 }
 
+/* The root certificates for a verified mode (verify-ca, verify-full) whose
+ * DSN names none, or NULL to leave it to libpq: libpq's own sources first
+ * (PGSSLROOTCERT, ~/.postgresql/root.crt); else the system store, which
+ * libpq 16+ calls "system" and libpq 15 does not know (then OpenSSL's
+ * SSL_CERT_FILE or Debian's bundle, when readable). */
+static const char *dlock_pg_rootcert(int n, const char **keys, const char **vals)
+{
+	static char home_crt[512];
+	const char *mode = NULL, *home = getenv("HOME"), *file = getenv("SSL_CERT_FILE");
+	int i;
+
+	for (i = 0; i < n; i++) {
+		if (strcmp(keys[i], "sslrootcert") == 0) {
+			return NULL;
+		}
+		if (strcmp(keys[i], "sslmode") == 0) {
+			mode = vals[i];
+		}
+	}
+	if (!mode || strncasecmp(mode, "verify-", 7) != 0 || getenv("PGSSLROOTCERT")) {
+		return NULL;
+	}
+	snprintf(home_crt, sizeof(home_crt), "%s/.postgresql/root.crt", home ? home : "");
+	if (home && access(home_crt, F_OK) == 0) {
+		return NULL;
+	}
+	if (PQlibVersion() >= 160000) {
+		return "system";
+	}
+	if (file && access(file, R_OK) == 0) {
+		return file;
+	}
+	return access("/etc/ssl/certs/ca-certificates.crt", R_OK) == 0
+	           ? "/etc/ssl/certs/ca-certificates.crt"
+	           : NULL;
+}
+
 int dlock_pg_connect(const dlock_target *t, int64_t deadline, const dlock_interrupt *intr,
                      dlock_sql_conn **out, dlock_err *err)
 {
@@ -190,18 +228,23 @@ int dlock_pg_connect(const dlock_target *t, int64_t deadline, const dlock_interr
 	                                                  "keepalives_count",
 	                                                  NULL};
 	char port[16], where[192], *params = NULL;
-	const char *vals[11 + DLOCK_PG_MAX_PARAMS + 1];
+	const char *vals[11 + DLOCK_PG_MAX_PARAMS + 1], *root;
 	dlock_sql_conn *c = NULL;
 	int rc, n;
 
 	*out = NULL;
 	dlock_target_where(t, where, sizeof(where));
-	/* the DSN's libpq keywords (TLS), checked by the DSN parser; a keyword
-	 * dlock does not set stays at libpq's default (sslmode=prefer, or the
+	/* the DSN's libpq keywords (TLS), checked by the DSN parser, which
+	 * also made TLS parameters without a mode sslmode=verify-full; a DSN
+	 * without any stays at libpq's default (sslmode=prefer, or the
 	 * PGSSLMODE... environment) */
 	if ((n = dlock_dsn_params_split(t->params, &params, keys + 10, vals + 10,
-	                                DLOCK_PG_MAX_PARAMS)) < 0) {
+	                                DLOCK_PG_MAX_PARAMS - 1)) < 0) {
 		return dlock_err_set(err, DLOCK_ENOMEM, 0, "out of memory");
+	}
+	if ((root = dlock_pg_rootcert(n, keys + 10, vals + 10))) {
+		keys[10 + n] = "sslrootcert";
+		vals[10 + n++] = root;
 	}
 	keys[10 + n] = NULL;
 	snprintf(port, sizeof(port), "%d", t->port);
