@@ -50,15 +50,19 @@ php -m 2>/dev/null | grep -qx dlock && load=() # already enabled in php.ini
 export DLOCK_SO=$PWD/modules/dlock.so # php-fpm loads it in FpmRequestEndTest
 root=$PWD
 
-# phpunit_config FILE MAJOR UPSTREAM: writes a configuration for PHPUnit 10 and
+# phpunit_config FILE MAJOR [DIR...]: writes a configuration for PHPUnit 10 and
 # later (bridges/phpunit.xml is PHPUnit 9's schema) with the same strictness;
-# UPSTREAM=1 adds tests/Upstream (Symfony's AbstractStoreTestCase).
+# the DIRs (Upstream: Symfony's AbstractStoreTestCase; Apps: the scratch
+# apps) are in, the others of the two left out.
 phpunit_config() {
-	local exclude="<exclude>$root/bridges/tests/Upstream</exclude>"
-	(($3)) && exclude=""
-	cat >"$1" <<-EOF
+	local exclude="" d file=$1 major=$2
+	shift 2
+	for d in Upstream Apps; do
+		[[ " $* " == *" $d "* ]] || exclude+="<exclude>$root/bridges/tests/$d</exclude>"
+	done
+	cat >"$file" <<-EOF
 		<?xml version="1.0" encoding="UTF-8"?>
-		<!-- written by scripts/test_bridges.sh for PHPUnit $2 -->
+		<!-- written by scripts/test_bridges.sh for PHPUnit $major -->
 		<phpunit bootstrap="$root/bridges/tests/bootstrap.php" colors="false" cacheResult="false"
 		         beStrictAboutOutputDuringTests="true" beStrictAboutTestsThatDoNotTestAnything="true"
 		         failOnRisky="true" failOnWarning="true" failOnSkipped="true" failOnIncomplete="true"
@@ -112,7 +116,7 @@ echo "== bridge tests, distribution packages (PHPUnit ${major:-?}; ZooKeeper at 
 config=$root/bridges/phpunit.xml
 if [[ ${major:-9} != 9 ]]; then
 	config=$(mktemp --suffix=.xml)
-	phpunit_config "$config" "$major" 0
+	phpunit_config "$config" "$major"
 fi
 run_phpunit "distribution packages" "$bin" "$config" "$@"
 [[ $config == */bridges/phpunit.xml ]] || rm -f "$config"
@@ -184,9 +188,10 @@ else
 		fi
 		"${composer[@]}" show --working-dir="$dir" 2>/dev/null |
 			grep -E '^(symfony/lock|laravel/framework|phpunit/phpunit|dlock/[a-z-]*) ' | sed 's/  */ /g; s/^/  /' | cut -c1-60
-		upstream=0
-		[[ -f $dir/vendor/symfony/lock/Test/AbstractStoreTestCase.php ]] && upstream=1
-		phpunit_config "$dir/phpunit.xml" "$(phpunit_major "$dir/vendor/bin/phpunit")" "$upstream"
+		extra=()
+		[[ -f $dir/vendor/symfony/lock/Test/AbstractStoreTestCase.php ]] && extra+=(Upstream)
+		[[ -d $dir/vendor/laravel/framework ]] && extra+=(Apps)
+		phpunit_config "$dir/phpunit.xml" "$(phpunit_major "$dir/vendor/bin/phpunit")" "${extra[@]}"
 		# shellcheck disable=SC2086 # args is a word list
 		DLOCK_BRIDGES_VENDOR=$dir/vendor run_phpunit "$name" "$dir/vendor/bin/phpunit" "$dir/phpunit.xml" \
 			--exclude-group semaphore $args "$@"
