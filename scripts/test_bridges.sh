@@ -9,8 +9,8 @@
 #     DLOCK_BRIDGES_CACHE (default .cache/bridges, not tracked), the bridges
 #     installed as Composer packages from a path repository; each leg is for
 #     the PHP versions its packages support (see "legs" below). Symfony's own
-#     AbstractStoreTestCase runs against DlockStore there; the scratch apps
-#     (scripts/bridge_apps.sh) take locks through the framework features.
+#     AbstractStoreTestCase runs against DlockStore there, and the scratch apps
+#     (bridges/apps, bridges/tests/Apps) take locks through framework features.
 #     DLOCK_BRIDGES_COMPOSER=0 leaves them out (no network); CI runs them.
 # then checks the root composer.json's php-ext block (scripts/check_composer.php),
 # runs the two bridge examples and examples/first_lock.php on every backend, and
@@ -124,14 +124,16 @@ echo "test_bridges: distribution leg took $(php -r "printf('%.0f', $EPOCHREALTIM
 
 # The Composer legs: NAME MIN_PHP_ID REQUIRE [PHPUNIT ARGS]. A leg whose
 # packages need a newer PHP than this one is not part of this PHP's matrix
-# (said, not counted); the PHP 8.4 and 8.5 legs of CI run those.
+# (said, not counted); the PHP 8.4 and 8.5 legs of CI run those. Every leg
+# has symfony/framework-bundle and laravel/framework for the scratch apps
+# (bridges/apps, tests/Apps).
 # symfony/semaphore is not on the Packagist mirror: its tests (group
 # semaphore) run in the distribution leg only.
 legs=(
-	'symfony6.4-laravel10-phpunit10|80100|"symfony/lock": "6.4.*", "laravel/framework": "10.*", "phpunit/phpunit": "10.*"|'
-	'symfony7.4-laravel11-phpunit11|80200|"symfony/lock": "7.4.*", "laravel/framework": "11.*", "phpunit/phpunit": "11.*"|'
-	'laravel12-phpunit11|80200|"symfony/lock": "7.4.*", "laravel/framework": "12.*", "phpunit/phpunit": "11.*"|--filter Laravel'
-	'symfony8-laravel13-phpunit12+|80400|"symfony/lock": "8.*", "laravel/framework": "13.*", "phpunit/phpunit": ">=12"|'
+	'symfony6.4-laravel10-phpunit10|80100|"symfony/lock": "6.4.*", "symfony/framework-bundle": "6.4.*", "laravel/framework": "10.*", "phpunit/phpunit": "10.*"|'
+	'symfony7.4-laravel11-phpunit11|80200|"symfony/lock": "7.4.*", "symfony/framework-bundle": "7.4.*", "laravel/framework": "11.*", "phpunit/phpunit": "11.*"|'
+	'laravel12-phpunit11|80200|"symfony/lock": "7.4.*", "symfony/framework-bundle": "7.4.*", "laravel/framework": "12.*", "phpunit/phpunit": "11.*"|--filter Laravel'
+	'symfony8-laravel13-phpunit12+|80400|"symfony/lock": "8.*", "symfony/framework-bundle": "8.*", "laravel/framework": "13.*", "phpunit/phpunit": ">=12"|'
 )
 cache=${DLOCK_BRIDGES_CACHE:-$root/.cache/bridges}
 export COMPOSER_ALLOW_SUPERUSER=1 COMPOSER_NO_INTERACTION=1 COMPOSER_CACHE_DIR=$cache/composer
@@ -190,7 +192,7 @@ else
 			grep -E '^(symfony/lock|laravel/framework|phpunit/phpunit|dlock/[a-z-]*) ' | sed 's/  */ /g; s/^/  /' | cut -c1-60
 		extra=()
 		[[ -f $dir/vendor/symfony/lock/Test/AbstractStoreTestCase.php ]] && extra+=(Upstream)
-		[[ -d $dir/vendor/laravel/framework ]] && extra+=(Apps)
+		[[ -d $dir/vendor/laravel/framework && -d $dir/vendor/symfony/framework-bundle ]] && extra+=(Apps)
 		phpunit_config "$dir/phpunit.xml" "$(phpunit_major "$dir/vendor/bin/phpunit")" "${extra[@]}"
 		# shellcheck disable=SC2086 # args is a word list
 		DLOCK_BRIDGES_VENDOR=$dir/vendor run_phpunit "$name" "$dir/vendor/bin/phpunit" "$dir/phpunit.xml" \

@@ -254,6 +254,7 @@ final class SymfonyContractTest extends DlockTestCase
                 $semaphores->save(new SemaphoreKey($name, 1), 30);
                 $this->fail('a second lease of a semaphore of 1');
             } catch (SemaphoreAcquiringException $e) {
+                $this->assertTrue($semaphores->exists($a), 'the first lease is kept');
             }
             $semaphores->delete($a);
         }
