@@ -11,7 +11,9 @@
 #     the PHP versions its packages support (see "legs" below). Symfony's own
 #     AbstractStoreTestCase runs against DlockStore there, and the scratch apps
 #     (bridges/apps, bridges/tests/Apps) take locks through framework features.
-#     DLOCK_BRIDGES_COMPOSER=0 leaves them out (no network); CI runs them.
+#     DLOCK_BRIDGES_COMPOSER=0 leaves them out (no network); CI runs them. In
+#     a chroot Composer needs the host's way to Packagist (CA certificates,
+#     repository config): without it the legs fail, they are not skipped.
 # then checks the root composer.json's php-ext block (scripts/check_composer.php),
 # runs the two bridge examples and examples/first_lock.php on every backend, and
 # validates the composer.json files (composer validate --strict). Each of those
