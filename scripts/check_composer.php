@@ -144,6 +144,18 @@ if (array_key_exists('configure-options', $ext)) {
     }
 }
 
+// the other way round: every switch config.m4 declares is offered to PIE users,
+// except --enable-dlock itself (default yes; "no" would build nothing)
+if (is_file("$root/config.m4") && preg_match_all('/PHP_ARG_(WITH|ENABLE)\(\[?([a-z0-9_-]+)\]?/', (string) file_get_contents("$root/config.m4"), $all, PREG_SET_ORDER)) {
+    $listed = array_column(is_array($ext['configure-options'] ?? null) ? array_filter($ext['configure-options'], 'is_array') : [], 'name');
+    foreach ($all as [, $kind, $name]) {
+        $opt = strtolower($kind) . '-' . $name;
+        if ($opt !== 'enable-dlock' && !in_array($opt, $listed, true)) {
+            $err("php-ext.configure-options does not list --$opt (declared in config.m4)");
+        }
+    }
+}
+
 foreach ($errors as $e) {
     fwrite(STDOUT, "check_composer: $e\n");
 }

@@ -17,7 +17,11 @@ final class FpmRequestEndTest extends DlockTestCase
 
     public static function setUpBeforeClass(): void
     {
-        $fpm = trim((string) shell_exec('command -v php-fpm8.2 || command -v php-fpm'));
+        // the php-fpm of this PHP (php-fpm8.2, 8.4, ...), or DLOCK_FPM_BIN
+        $fpm = (string) getenv('DLOCK_FPM_BIN');
+        if ($fpm === '') {
+            $fpm = trim((string) shell_exec('command -v php-fpm' . PHP_MAJOR_VERSION . '.' . PHP_MINOR_VERSION . ' || command -v php-fpm'));
+        }
         $so = (string) getenv('DLOCK_SO');
         if ($fpm === '' || trim((string) shell_exec('command -v cgi-fcgi')) === '' || !is_file($so)) {
             return; // the test then fails, saying why
@@ -59,7 +63,7 @@ final class FpmRequestEndTest extends DlockTestCase
     private function request(array $query): string
     {
         if (self::$dir === null || !file_exists(self::$dir . '/fpm.sock')) {
-            $this->fail('php-fpm did not start (needs php8.2-fpm, libfcgi-bin and DLOCK_SO; see '
+            $this->fail('php-fpm did not start (needs php' . PHP_MAJOR_VERSION . '.' . PHP_MINOR_VERSION . '-fpm, libfcgi-bin and DLOCK_SO; see '
                 . (self::$dir ?? sys_get_temp_dir()) . '/fpm.log)');
         }
         $env = ['SCRIPT_FILENAME' => __DIR__ . '/fpm/lock.php', 'REQUEST_METHOD' => 'GET',

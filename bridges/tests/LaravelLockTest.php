@@ -271,6 +271,22 @@ final class LaravelLockTest extends DlockTestCase
         $this->assertSame($inner, $store->getInnerStore());
     }
 
+    /** Laravel 13's Store::touch(): passed to the inner store; false where it has none. */
+    public function testTouchGoesToTheInnerStore(): void
+    {
+        $inner = new ArrayStore();
+        $store = new DlockStore($inner, ['hosts' => self::hosts()], $this->prefix);
+        $store->put('t', 'v', 60);
+        if (!method_exists($inner, 'touch')) {
+            $this->assertFalse($store->touch('t', 120), 'no touch() before Laravel 13: not touched');
+            $this->assertSame('v', $inner->get('t'));
+            return;
+        }
+        $this->assertTrue($store->touch('t', 120));
+        $this->assertSame($inner->touch('missing', 1), $store->touch('missing', 1));
+        $this->assertSame('v', $store->get('t'));
+    }
+
     public function testServiceProviderRegistersTheDlockDriver(): void
     {
         if (!class_exists(\Illuminate\Container\Container::class) || !class_exists(\Illuminate\Config\Repository::class)) {

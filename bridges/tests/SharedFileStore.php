@@ -58,6 +58,13 @@ class SharedFileStore implements Store
         return rename($tmp, $this->file((string) $key));
     }
 
+    /** Laravel 13's Store::touch(): a new expiry for a value still there. */
+    public function touch($key, $seconds)
+    {
+        $value = $this->get($key);
+        return $value !== null && $this->put($key, $value, $seconds);
+    }
+
     public function putMany(array $values, $seconds)
     {
         foreach ($values as $k => $v) {

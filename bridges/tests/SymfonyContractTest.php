@@ -92,8 +92,12 @@ final class SymfonyContractTest extends DlockTestCase
         $this->assertFalse($store->exists($auto), 'autoRelease: true still releases on destruction');
     }
 
-    /** @dataProvider symfonyBackends */
+    /**
+     * @dataProvider symfonyBackends
+     * @group semaphore
+     */
     #[\PHPUnit\Framework\Attributes\DataProvider('symfonyBackends')]
+    #[\PHPUnit\Framework\Attributes\Group('semaphore')]
     public function testAutoReleaseFalseKeepsTheSemaphore(string $backend): void
     {
         $store = $this->semaphores($backend);
@@ -111,6 +115,11 @@ final class SymfonyContractTest extends DlockTestCase
         return ['zookeeper' => ['zookeeper'], 'redis' => ['redis'], 'postgres' => ['postgres']];
     }
 
+    /**
+     * DlockSemaphoreStore needs symfony/semaphore.
+     * @group semaphore
+     */
+    #[\PHPUnit\Framework\Attributes\Group('semaphore')]
     public function testBothStoresRefuseMysqlAtConstruction(): void
     {
         foreach ([DlockStore::class, DlockSemaphoreStore::class] as $class) {
@@ -132,8 +141,12 @@ final class SymfonyContractTest extends DlockTestCase
         ];
     }
 
-    /** @dataProvider unreachable */
+    /**
+     * @dataProvider unreachable
+     * @group semaphore
+     */
     #[\PHPUnit\Framework\Attributes\DataProvider('unreachable')]
+    #[\PHPUnit\Framework\Attributes\Group('semaphore')]
     public function testASemaphoreOnAnUnreachableServerThrows(array $options): void
     {
         $semaphore = (new SemaphoreFactory(new DlockSemaphoreStore($options)))->createSemaphore('down', 2);
@@ -146,8 +159,12 @@ final class SymfonyContractTest extends DlockTestCase
         $this->assertFalse($semaphore->isAcquired());
     }
 
-    /** @dataProvider symfonyBackends */
+    /**
+     * @dataProvider symfonyBackends
+     * @group semaphore
+     */
     #[\PHPUnit\Framework\Attributes\DataProvider('symfonyBackends')]
+    #[\PHPUnit\Framework\Attributes\Group('semaphore')]
     public function testASemaphoreIsNotHeldPastItsTtl(string $backend): void
     {
         $store = $this->semaphores($backend);
@@ -167,8 +184,12 @@ final class SymfonyContractTest extends DlockTestCase
         $kept->release();
     }
 
-    /** @dataProvider symfonyBackends */
+    /**
+     * @dataProvider symfonyBackends
+     * @group semaphore
+     */
     #[\PHPUnit\Framework\Attributes\DataProvider('symfonyBackends')]
+    #[\PHPUnit\Framework\Attributes\Group('semaphore')]
     public function testLeasesAreNotHandedOutPastTheTtl(string $backend): void
     {
         $store = $this->semaphores($backend);
@@ -215,7 +236,16 @@ final class SymfonyContractTest extends DlockTestCase
             }
             $store->delete($keys[$name]);
         }
+    }
 
+    /**
+     * @dataProvider symfonyBackends
+     * @group semaphore
+     */
+    #[\PHPUnit\Framework\Attributes\DataProvider('symfonyBackends')]
+    #[\PHPUnit\Framework\Attributes\Group('semaphore')]
+    public function testEveryNameSymfonyAcceptsIsADistinctSemaphore(string $backend): void
+    {
         $semaphores = $this->semaphores($backend);
         foreach (['', str_repeat('я', 200)] as $name) {
             $a = new SemaphoreKey($name, 1);
@@ -224,6 +254,7 @@ final class SymfonyContractTest extends DlockTestCase
                 $semaphores->save(new SemaphoreKey($name, 1), 30);
                 $this->fail('a second lease of a semaphore of 1');
             } catch (SemaphoreAcquiringException $e) {
+                $this->assertTrue($semaphores->exists($a), 'the first lease is kept');
             }
             $semaphores->delete($a);
         }

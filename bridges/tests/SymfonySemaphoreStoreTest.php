@@ -14,6 +14,8 @@ use Symfony\Component\Semaphore\Exception\SemaphoreExpiredException;
 use Symfony\Component\Semaphore\Key;
 use Symfony\Component\Semaphore\SemaphoreFactory;
 
+/** @group semaphore */
+#[\PHPUnit\Framework\Attributes\Group('semaphore')]
 final class SymfonySemaphoreStoreTest extends DlockTestCase
 {
     private string $prefix;

@@ -1,8 +1,9 @@
 <?php
 /*
  * Test bootstrap: Debian's autoloaders for symfony/lock, symfony/semaphore and
- * illuminate (no Packagist), PSR-4 for the two bridges, and the ZooKeeper under
- * test from DLOCK_TEST_HOSTS.
+ * illuminate, or a Composer vendor/ dir given in DLOCK_BRIDGES_VENDOR (the
+ * Composer legs of scripts/test_bridges.sh), PSR-4 for the two bridges, and the
+ * ZooKeeper under test from DLOCK_TEST_HOSTS.
  */
 declare(strict_types=1);
 
@@ -14,12 +15,18 @@ if ((string) getenv('DLOCK_TEST_HOSTS') === '') {
     fwrite(STDERR, "bridges/tests: set DLOCK_TEST_HOSTS to a ZooKeeper (scripts/zk.sh start prints one)\n");
     exit(1);
 }
-require_once 'Symfony/Component/Lock/autoload.php';
-require_once 'Symfony/Component/Semaphore/autoload.php';
-require_once 'Illuminate/Cache/autoload.php';
-foreach (['Illuminate/Container/autoload.php', 'Illuminate/Config/autoload.php'] as $optional) {
-    if (stream_resolve_include_path($optional)) {
-        require_once $optional;
+$vendor = (string) getenv('DLOCK_BRIDGES_VENDOR');
+if ($vendor !== '') {
+    // a Composer leg of scripts/test_bridges.sh: frameworks and PHPUnit from Packagist
+    require_once $vendor . '/autoload.php';
+} else {
+    require_once 'Symfony/Component/Lock/autoload.php';
+    require_once 'Symfony/Component/Semaphore/autoload.php';
+    require_once 'Illuminate/Cache/autoload.php';
+    foreach (['Illuminate/Container/autoload.php', 'Illuminate/Config/autoload.php'] as $optional) {
+        if (stream_resolve_include_path($optional)) {
+            require_once $optional;
+        }
     }
 }
 

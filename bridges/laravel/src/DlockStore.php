@@ -115,6 +115,17 @@ class DlockStore implements Store, LockProvider
         return $this->store->put($key, $value, $seconds);
     }
 
+    /**
+     * Sets a new expiry on $key (Laravel 13's Store contract; earlier contracts
+     * do not have it). Passed to the inner store; one without touch() (before
+     * Laravel 13) gets false, "not touched", rather than a get-then-put that
+     * could overwrite a concurrent write.
+     */
+    public function touch($key, $seconds)
+    {
+        return method_exists($this->store, 'touch') ? $this->store->touch($key, $seconds) : false;
+    }
+
     public function putMany(array $values, $seconds)
     {
         return $this->store->putMany($values, $seconds);
