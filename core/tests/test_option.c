@@ -92,13 +92,15 @@ static void test_option_scope(void)
 	g[1] = dlock_option_get(DLOCK_OPT_LEASE);
 	CHECK(dlock_option_check_scope(g, 2, DLOCK_BACKEND_REDIS, &e) == DLOCK_OK, "lease on Redis");
 	CHECK(dlock_option_check_scope(g, 2, DLOCK_BACKEND_MYSQL, &e) == DLOCK_EINVAL &&
-	          strcmp(e.msg, "option \"lease\" applies to Redis only (on MySQL a hold lasts as "
-	                        "long as the session)") == 0,
+	          strcmp(e.msg,
+	                 "option \"lease\" applies to Redis only (on MySQL/MariaDB a hold lasts as "
+	                 "long as the session)") == 0,
 	      "lease on MySQL: %s", e.msg);
 	g[1] = dlock_option_get(DLOCK_OPT_PASSWORD_FILE);
 	CHECK(dlock_option_check_scope(g, 2, DLOCK_BACKEND_ZOOKEEPER, &e) == DLOCK_EINVAL &&
-	          strcmp(e.msg, "option \"password_file\" applies to Redis, PostgreSQL and MySQL "
-	                        "(ZooKeeper's digest credentials are option \"auth\")") == 0,
+	          strcmp(e.msg,
+	                 "option \"password_file\" applies to Redis, PostgreSQL and MySQL/MariaDB "
+	                 "(ZooKeeper's digest credentials are option \"auth\")") == 0,
 	      "password_file on ZooKeeper: %s", e.msg);
 	g[1] = dlock_option_get(DLOCK_OPT_DSN);
 	g[2] = dlock_option_get(DLOCK_OPT_HOSTS);
