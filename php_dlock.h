@@ -5,7 +5,7 @@
 extern zend_module_entry dlock_module_entry;
 #define phpext_dlock_ptr &dlock_module_entry
 
-#define PHP_DLOCK_VERSION "0.2.0"
+#define PHP_DLOCK_VERSION "0.3.0"
 
 ZEND_BEGIN_MODULE_GLOBALS(dlock)
 char *hosts;               /* dlock.hosts: default connect string */

@@ -13,6 +13,6 @@
 #include "dlock_name.h"
 #include "dlock_option.h"
 
-#define DLOCK_CORE_VERSION "0.2.0"
+#define DLOCK_CORE_VERSION "0.3.0"
 
 #endif
