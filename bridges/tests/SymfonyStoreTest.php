@@ -234,7 +234,7 @@ final class SymfonyStoreTest extends DlockTestCase
     {
         // the child is forked before the parent holds anything (a child forked
         // while the parent held was refused as a self-deadlock before 878e6da;
-        // tests/06_safety/009 covers that case now)
+        // tests/06_zk_safety/009 covers that case now)
         $options = ['hosts' => self::hosts(), 'prefix' => $this->prefix];
         $sock = $this->fork(function ($sock) use ($options): void {
             $store = new DlockStore($options);
