@@ -1,11 +1,11 @@
-/* dlock_sql_lock.c: the lock object of the SQL backends (see
- * dlock_sql_lock.h): which session takes a hold, a hold lost with its
- * session, a session a fork child inherited never used. Nested holds and the
- * fork rule for holds are the handle's (dlock_handle.c). */
-#include "dlock_sql_lock.h"
+/* dlock_sql_lock.c: getting a hold on a SQL backend (see dlock_sql_lock.h):
+ * the object's lifetime, which session takes a hold (never one this process
+ * already holds the name in, never one a fork child inherited), the wait,
+ * and the self-wait check. Having a hold is dlock_sql_hold.c's. Nested holds
+ * and the fork rule for holds are the handle's (dlock_handle.c). */
+#include "dlock_sql_lock_int.h"
 
 #include "../dlock_build.h"
-#include "../dlock_held.h"
 
 #include <poll.h>
 #include <stdio.h>
@@ -16,27 +16,8 @@
 #include "dlock_sql_pool.h"
 #include "dlock_sql_sem.h"
 
-typedef struct sl_lock {
-	dlock_handle *h;
-	const dlock_sql_driver *drv;
-	dlock_sql_entry *entry; /* the session of the hold, while held */
-	uint64_t gen;           /* entry->gen when the hold was taken */
-	int held;               /* the server hold is ours (nested holds are the handle's) */
-	int64_t token;          /* fencing token of the hold */
-	pid_t pid;              /* the process that took the hold */
-	int lost;               /* the server said the hold is gone */
-	int acquiring;          /* inside dlock_sql_lock_acquire (a signal handler may run
-	                           inside its wait) */
-	struct sl_lock *next_acquiring;
-	char *sname;    /* the hold's name on the server (owned): the lock's
-	                   name, or a semaphore's slot */
-	size_t slen;    /* bytes of sname */
-	dlock_held reg; /* in the registry of held locks while held */
-	char *space;    /* the name's lock space (owned) */
-} sl_lock;
-
-static const char sl_family = 's'; /* marks SQL entries in the registry of held locks */
-static sl_lock *sl_acquiring;      /* objects inside acquire(), innermost first */
+static const char sl_family = 's';         /* marks SQL entries in the registry of held locks */
+static dlock_sql_lock_state *sl_acquiring; /* objects inside acquire(), innermost first */
 
 const dlock_sql_driver *dlock_sql_driver_of(const dlock_target *t)
 {
@@ -75,63 +56,10 @@ int dlock_sql_target_validate(const dlock_sql_driver *drv, const dlock_target *t
 	return DLOCK_OK;
 }
 
-static int sl_shared(const dlock_handle *h)
-{
-	return h->kind == DLOCK_KIND_READ;
-}
-
-/* Drops the local hold (the server's is already gone or released). */
-static void sl_forget(sl_lock *l)
-{
-	if (l->held && l->pid == getpid() && l->entry && l->entry->users > 0) {
-		l->entry->users--; /* a fork child's entry pointer is the parent's: not touched */
-	}
-	dlock_held_remove(&l->reg);
-	free(l->sname);
-	l->sname = NULL;
-	l->slen = 0;
-	l->held = 0;
-	l->entry = NULL;
-	l->token = 0;
-	l->lost = 0;
-}
-
-/* Non-zero while l's session is the one its hold was taken in and its
- * socket shows no end; a dead session is dropped (gen bumped). */
-static int sl_alive(sl_lock *l)
-{
-	dlock_sql_entry *e = l->entry;
-
-	if (l->pid != getpid() || l->lost || !e || e->gen != l->gen || !e->conn) {
-		return 0;
-	}
-	if (!l->drv->alive(e->conn)) {
-		dlock_sql_pool_drop(e);
-		return 0;
-	}
-	return 1;
-}
-
-/* Non-zero when l's session is in the middle of a statement that the caller
- * (a signal handler run inside that wait) interrupted: nothing may be sent
- * on it, and what its socket holds is the pending statement's answer. */
-static int sl_in_wait(const sl_lock *l)
-{
-	return l->held && l->pid == getpid() && l->entry && l->entry->busy;
-}
-
-static int sl_in_wait_err(const dlock_handle *h, dlock_err *err)
-{
-	return dlock_err_set(err, DLOCK_EDEADLK, 0,
-	                     "lock %s: its server session is busy with the wait this call interrupted "
-	                     "(a signal handler?); try again after that wait",
-	                     h->path);
-}
-
 int dlock_sql_lock_new(dlock_handle *h, dlock_err *err)
 {
 	const dlock_sql_driver *drv = dlock_sql_driver_of(&h->target);
-	sl_lock *l;
+	dlock_sql_lock_state *l;
 	char space[1100];
 	int rc;
 
@@ -174,19 +102,19 @@ int dlock_sql_lock_new(dlock_handle *h, dlock_err *err)
 
 void dlock_sql_lock_free(dlock_handle *h)
 {
-	sl_lock *l = h->impl;
+	dlock_sql_lock_state *l = h->impl;
 
 	if (!l) {
 		return;
 	}
-	if (l->held && l->pid == getpid() && sl_in_wait(l)) {
+	if (l->held && l->pid == getpid() && dlock_sql_hold_in_wait(l)) {
 		/* destroyed in a signal handler while its session waits for another
 		 * lock: the unlock is sent when that wait ends */
-		dlock_sql_pool_defer(l->entry, l->sname, l->slen, sl_shared(h));
+		dlock_sql_pool_defer(l->entry, l->sname, l->slen, dlock_sql_hold_shared(h));
 	} else if (l->held && l->pid == getpid()) {
 		dlock_sql_lock_release(h, 1, NULL);
 	}
-	sl_forget(l);
+	dlock_sql_hold_forget(l);
 	free(l->space);
 	free(l);
 	h->impl = NULL;
@@ -199,7 +127,7 @@ void dlock_sql_lock_free(dlock_handle *h)
  * DLOCK_ENOMEM. */
 static int sl_busy(const dlock_handle *h, dlock_sql_entry ***avoid, size_t *n, dlock_err *err)
 {
-	const sl_lock *l = h->impl;
+	const dlock_sql_lock_state *l = h->impl;
 	const dlock_held *o;
 	size_t max = 0;
 
@@ -215,7 +143,7 @@ static int sl_busy(const dlock_handle *h, dlock_sql_entry ***avoid, size_t *n, d
 		return dlock_err_set(err, DLOCK_ENOMEM, 0, "out of memory");
 	}
 	for (o = NULL; (o = dlock_held_next(o, &l->reg, &sl_family, h->path, l->space)) && *n < max;) {
-		const sl_lock *other = o->owner;
+		const dlock_sql_lock_state *other = o->owner;
 
 		if (other->entry) {
 			(*avoid)[(*n)++] = other->entry;
@@ -225,7 +153,7 @@ static int sl_busy(const dlock_handle *h, dlock_sql_entry ***avoid, size_t *n, d
 }
 
 /* dlock_sql_pool_get for l's target, avoiding avoid[0..navoid), which it frees. */
-static int sl_pool_get(sl_lock *l, dlock_sql_entry **avoid, size_t navoid,
+static int sl_pool_get(dlock_sql_lock_state *l, dlock_sql_entry **avoid, size_t navoid,
                        const dlock_interrupt *intr, dlock_sql_entry **e, dlock_err *err)
 {
 	int rc = dlock_sql_pool_get(l->drv, &l->h->target, avoid, navoid, intr, e, err);
@@ -249,7 +177,7 @@ static int64_t sl_reply_slack(const dlock_handle *h)
 
 static int sl_acquire(dlock_handle *h, const dlock_acquire_req *req, dlock_err *err)
 {
-	sl_lock *l = h->impl;
+	dlock_sql_lock_state *l = h->impl;
 	int64_t dl = req->timeout_ms < 0 ? -1 : dlock_now_ms() + req->timeout_ms, loss_since = 0;
 
 	for (;;) {
@@ -262,12 +190,12 @@ static int sl_acquire(dlock_handle *h, const dlock_acquire_req *req, dlock_err *
 		if (req->grant_from) {
 			/* a downgrade: the read joins the write's own session, where the
 			 * server grants it beside the write at once */
-			sl_lock *w = req->grant_from->impl;
+			dlock_sql_lock_state *w = req->grant_from->impl;
 
-			if (sl_in_wait(w)) {
-				return sl_in_wait_err(h, err);
+			if (dlock_sql_hold_in_wait(w)) {
+				return dlock_sql_hold_busy_err(h, err);
 			}
-			if (!sl_alive(w)) {
+			if (!dlock_sql_hold_alive(w)) {
 				return dlock_err_set(err, DLOCK_ELOST, 0,
 				                     "the write lock this read was to be granted beside is gone");
 			}
@@ -321,7 +249,7 @@ static int sl_acquire(dlock_handle *h, const dlock_acquire_req *req, dlock_err *
 			memcpy(sname, h->path, h->path_len + 1);
 			slen = h->path_len;
 			rc =
-			    l->drv->lock(e->conn, sname, slen, sl_shared(h), wait,
+			    l->drv->lock(e->conn, sname, slen, dlock_sql_hold_shared(h), wait,
 			                 wait < 0 ? -1 : sent + wait + sl_reply_slack(h), req->intr, NULL, err);
 		}
 		e->busy--;
@@ -379,203 +307,9 @@ static int sl_acquire(dlock_handle *h, const dlock_acquire_req *req, dlock_err *
 	}
 }
 
-int dlock_sql_lock_reenter(dlock_handle *h, const dlock_acquire_req *req, dlock_err *err)
-{
-	sl_lock *l = h->impl;
-
-	(void)req;
-	if (sl_in_wait(l)) {
-		return sl_in_wait_err(h, err);
-	}
-	if (!sl_alive(l)) {
-		sl_forget(l);
-		return dlock_err_set(err, DLOCK_ELOST, 0,
-		                     "the lock was lost (its server session ended); it is not held now");
-	}
-	return DLOCK_OK;
-}
-
-void dlock_sql_lock_forget(dlock_handle *h)
-{
-	sl_forget(h->impl);
-}
-
-int dlock_sql_lock_holding(const dlock_handle *h)
-{
-	return ((const sl_lock *)h->impl)->held;
-}
-
-int dlock_sql_lock_release(dlock_handle *h, int wait, dlock_err *err)
-{
-	sl_lock *l = h->impl;
-	int rc;
-
-	(void)wait; /* the unlock's answer is always awaited: one round trip */
-	if (!l->held) {
-		return dlock_err_set(err, DLOCK_ENOTHELD, 0, "lock %s is not held by this object", h->path);
-	}
-	if (sl_in_wait(l)) {
-		return sl_in_wait_err(h, err);
-	}
-	if (!sl_alive(l)) {
-		sl_forget(l);
-		return dlock_err_set(err, DLOCK_ELOST, 0,
-		                     "lock %s was lost before release() (its server session ended)",
-		                     h->path);
-	}
-	if (h->kind == DLOCK_KIND_SEMAPHORE) {
-		int lost;
-
-		rc = dlock_sql_sem_give(l->drv, h, l->entry->conn, l->sname, l->slen, &lost, err);
-		if (lost) {
-			dlock_sql_pool_drop(l->entry); /* the slot went with the session anyway */
-		}
-	} else {
-		rc = l->drv->unlock(l->entry->conn, l->sname, l->slen, sl_shared(h),
-		                    dlock_now_ms() + h->target.connect_timeout_ms, err);
-	}
-	if (rc == DLOCK_ENOTHELD) {
-		sl_forget(l);
-		return dlock_err_set(err, DLOCK_ELOST, 0,
-		                     "lock %s was lost before release() (the server no longer had it)",
-		                     h->path);
-	}
-	if (rc != DLOCK_OK) {
-		/* closing the session is a release too: the server frees its holds */
-		dlock_sql_pool_drop(l->entry);
-		dlock_err_clear(err);
-	}
-	sl_forget(l);
-	return DLOCK_OK;
-}
-
-/* How many times a question about a hold (ping, check, token) is asked
- * again when the server cancelled its statement (KILL QUERY,
- * pg_cancel_backend() from an administrator: the session and its locks stay)
- * before the caller is told that the question could not be answered. */
-#define SL_ASK_TRIES 4
-
-/* Non-zero when rc, the answer of a question that was given no interrupt,
- * is a statement cancelled or refused by the server on a session that is
- * still there: asking again is safe (a cancelled token statement was rolled
- * back; at worst one token is skipped). */
-static int sl_ask_again(const sl_lock *l, int rc)
-{
-	return (rc == DLOCK_EINTR || rc == DLOCK_ESERVER) && l->entry && l->entry->conn &&
-	       l->drv->alive(l->entry->conn);
-}
-
-/* The error of a question about l's hold that the server kept cancelling:
- * true (the hold is not known to be lost) and distinct from "not held". */
-static int sl_ask_failed(const sl_lock *l, const char *what, dlock_err *err)
-{
-	char why[sizeof(err->msg)] = "";
-
-	if (err) {
-		memcpy(why, err->msg, sizeof(why));
-	}
-	return dlock_err_set(err, DLOCK_ESERVER, 0,
-	                     "lock %s: the server cancelled the statement asking for its %s %d times "
-	                     "(KILL QUERY or pg_cancel_backend() of its session?): %.200s; the lock "
-	                     "may still be held",
-	                     l->h->path, what, SL_ASK_TRIES, why);
-}
-
-int dlock_sql_lock_held(dlock_handle *h)
-{
-	sl_lock *l = h->impl;
-	int64_t sent;
-	int rc, i;
-
-	if (!l->held || sl_in_wait(l) || !sl_alive(l)) {
-		return 0; /* busy: the session cannot be asked now, so the hold is not certain */
-	}
-	/* a session lock has no lease: the server may end the session at any
-	 * moment (pg_terminate_backend, KILL) and the notice may be slow to
-	 * come, so nothing but an answer of the session itself makes the hold
-	 * certain: one round trip a call */
-	sent = dlock_now_ms();
-	for (i = 0; i < SL_ASK_TRIES; i++) {
-		rc = l->drv->ping(l->entry->conn, sent + h->target.connect_timeout_ms, NULL);
-		if (!sl_ask_again(l, rc)) {
-			break;
-		}
-	}
-	if (rc == DLOCK_OK) {
-		return 1;
-	}
-	if (rc == DLOCK_ENOTHELD) {
-		l->lost = 1;
-	} else if (rc == DLOCK_ECONNLOSS) {
-		dlock_sql_pool_drop(l->entry);
-	}
-	return 0;
-}
-
-/* DLOCK_OK when l's hold can be asked about now: held by this object in
- * this process, its session not mid-wait, its socket showing no end. */
-static int sl_askable(sl_lock *l, dlock_err *err)
-{
-	const dlock_handle *h = l->h;
-
-	if (!l->held) {
-		return dlock_err_set(err, DLOCK_ENOTHELD, 0, "lock %s is not held by this object", h->path);
-	}
-	if (l->pid != getpid()) {
-		return dlock_err_set(err, DLOCK_EFORKED, 0, "lock %s is held by the parent process",
-		                     h->path);
-	}
-	if (sl_in_wait(l)) {
-		return sl_in_wait_err(h, err);
-	}
-	if (!sl_alive(l)) {
-		return dlock_err_set(err, DLOCK_ELOST, 0, "lock %s was lost (its server session ended)",
-		                     h->path);
-	}
-	return DLOCK_OK;
-}
-
-int dlock_sql_lock_verify(dlock_handle *h, dlock_err *err)
-{
-	sl_lock *l = h->impl;
-	int64_t sent;
-	int rc, i;
-
-	if ((rc = sl_askable(l, err)) != DLOCK_OK) {
-		return rc;
-	}
-	sent = dlock_now_ms();
-	for (i = 0; i < SL_ASK_TRIES; i++) {
-		rc = l->drv->check(l->entry->conn, l->sname, l->slen, sl_shared(h),
-		                   sent + h->target.connect_timeout_ms, err);
-		if (!sl_ask_again(l, rc)) {
-			break;
-		}
-	}
-	if (rc == DLOCK_OK) {
-	} else if (i == SL_ASK_TRIES) {
-		rc = sl_ask_failed(l, "hold", err);
-	} else if (rc == DLOCK_ENOTHELD) {
-		l->lost = 1;
-		rc =
-		    dlock_err_set(err, DLOCK_ELOST, 0, "lock %s is no longer held by its session", h->path);
-	} else if (rc == DLOCK_ECONNLOSS) {
-		/* the session is gone, or is closed now: either way the server frees the lock */
-		char why[sizeof(err->msg)] = "";
-
-		if (err) {
-			memcpy(why, err->msg, sizeof(why));
-		}
-		dlock_sql_pool_drop(l->entry);
-		rc = dlock_err_set(err, DLOCK_ELOST, 0, "lock %s was lost with its connection (%s)",
-		                   h->path, why);
-	}
-	return rc;
-}
-
 int dlock_sql_lock_acquire(dlock_handle *h, const dlock_acquire_req *req, dlock_err *err)
 {
-	sl_lock *l = h->impl, **p;
+	dlock_sql_lock_state *l = h->impl, **p;
 	int rc;
 
 	if (l->acquiring) {
@@ -599,64 +333,20 @@ int dlock_sql_lock_acquire(dlock_handle *h, const dlock_acquire_req *req, dlock_
 	return rc;
 }
 
-int dlock_sql_lock_token_fetch(dlock_handle *h, dlock_err *err)
-{
-	sl_lock *l = h->impl;
-	int64_t sent, token = 0;
-	int rc, i;
-
-	if (l->held && l->pid == getpid() && l->token) {
-		return DLOCK_OK;
-	}
-	if ((rc = sl_askable(l, err)) != DLOCK_OK) {
-		return rc;
-	}
-	sent = dlock_now_ms();
-	for (i = 0; i < SL_ASK_TRIES; i++) {
-		rc = l->drv->token(l->entry->conn, h->path, h->path_len, l->sname, l->slen, sl_shared(h),
-		                   sent + h->target.connect_timeout_ms, &token, err);
-		if (!sl_ask_again(l, rc)) {
-			break;
-		}
-	}
-	if (rc == DLOCK_OK) {
-		l->token = token;
-	} else if (i == SL_ASK_TRIES) {
-		rc = sl_ask_failed(l, "fencing token", err);
-	} else if (rc == DLOCK_ENOTHELD) {
-		l->lost = 1;
-		rc =
-		    dlock_err_set(err, DLOCK_ELOST, 0, "lock %s is no longer held by its session", h->path);
-	} else if (rc == DLOCK_ECONNLOSS) {
-		dlock_sql_pool_drop(l->entry);
-		rc = dlock_err_set(err, DLOCK_ELOST, 0,
-		                   "lock %s was lost with its connection while asking for its token",
-		                   h->path);
-	}
-	return rc;
-}
-
-int64_t dlock_sql_lock_token(const dlock_handle *h)
-{
-	const sl_lock *l = h->impl;
-
-	return l->held ? l->token : 0;
-}
-
 /* Non-zero when o (another object, holding or inside acquire()) excludes
  * h on the same name and server. */
-static int sl_excludes(const sl_lock *o, const dlock_handle *h)
+static int sl_excludes(const dlock_sql_lock_state *o, const dlock_handle *h)
 {
 	return o->h != h && o->h->path_len == h->path_len &&
 	       memcmp(o->h->path, h->path, h->path_len) == 0 &&
 	       dlock_target_same_locks(&o->h->target, &h->target) &&
 	       (o->h->kind == DLOCK_KIND_SEMAPHORE) == (h->kind == DLOCK_KIND_SEMAPHORE) &&
-	       !(sl_shared(h) && sl_shared(o->h));
+	       !(dlock_sql_hold_shared(h) && dlock_sql_hold_shared(o->h));
 }
 
 int dlock_sql_lock_self_conflict(const dlock_handle *h)
 {
-	const sl_lock *o;
+	const dlock_sql_lock_state *o;
 
 	/* an acquire() this call interrupts (a signal handler) is queued ahead
 	 * of it in the server: waiting behind it would wait for ourselves. For a
@@ -668,6 +358,7 @@ int dlock_sql_lock_self_conflict(const dlock_handle *h)
 			return 1;
 		}
 	}
-	return dlock_held_conflict(&((const sl_lock *)h->impl)->reg, h->kind, h->max_leases, h->path,
-	                           ((const sl_lock *)h->impl)->space, DLOCK_HELD_MIX_SEMAPHORE_APART);
+	return dlock_held_conflict(
+	    &((const dlock_sql_lock_state *)h->impl)->reg, h->kind, h->max_leases, h->path,
+	    ((const dlock_sql_lock_state *)h->impl)->space, DLOCK_HELD_MIX_SEMAPHORE_APART);
 }

@@ -23,11 +23,9 @@
  * process that dies between its grant and its touch leaves the waiter behind it unaware that
  * it became the head until that node goes with its session (a lease freed meanwhile waits
  * for that). */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
 
 #include "../dlock_backend.h"
 #include "dlock_zk_call.h"
@@ -74,128 +72,6 @@ static int registry_owns(const dlock_lock *l, const char *hosts, const char *nam
 		}
 	}
 	return dlock_held_owns(&l->reg, l->path, hosts, name);
-}
-
-/* Deadline for server calls made on behalf of an acquire with `deadline`. */
-static int64_t call_deadline(int64_t deadline)
-{
-	return deadline < 0 ? -1 : deadline + DLOCK_CALL_GRACE_MS;
-}
-
-/* The sort key of a lock node's name, whatever its kind (NULL: not one). */
-static const char *name_key(const char *name)
-{
-	static const dlock_kind kinds[] = {DLOCK_KIND_READ, DLOCK_KIND_MUTEX, DLOCK_KIND_SEMAPHORE};
-	dlock_entry e;
-	size_t i;
-
-	for (i = 0; i < sizeof(kinds) / sizeof(*kinds); i++) {
-		if (dlock_rule_parse(kinds[i], name, &e)) {
-			return e.key;
-		}
-	}
-	return NULL;
-}
-
-/* Queue order of two of our node names (to pick one of a create's recovered
- * duplicates: the first in the queue stays). */
-static int name_less(const char *a, const char *b)
-{
-	const char *ka = name_key(a), *kb = name_key(b);
-
-	return ka && kb ? dlock_seq_cmp(ka, kb) < 0 : strcmp(a, b) < 0;
-}
-
-/* A fresh random GUID for this attempt, what dlock_guid() writes (version 4,
- * 8-4-4-4-12 lower-case hex), formatted by hand: dlock_guid's snprintf of
- * sixteen arguments was ~6,300 instructions a cycle, a third of acquire()'s
- * own (callgrind, bench/results/2026-11-25-i11/callgrind.txt). */
-static int lock_guid(char out[DLOCK_GUID_LEN + 1], dlock_err *err)
-{
-	static const char hex[] = "0123456789abcdef";
-	unsigned char b[16];
-	size_t got = 0, i;
-	char *p = out;
-
-	while (got < sizeof(b)) {
-		ssize_t n = getrandom(b + got, sizeof(b) - got, 0);
-
-		if (n < 0) {
-			if (errno == EINTR) {
-				continue;
-			}
-			return dlock_guid(out, err); /* it reports the failure */
-		}
-		got += (size_t)n;
-	}
-	b[6] = (unsigned char)((b[6] & 0x0F) | 0x40); /* version 4 */
-	b[8] = (unsigned char)((b[8] & 0x3F) | 0x80); /* RFC 4122 variant */
-	for (i = 0; i < sizeof(b); i++) {
-		if (i == 4 || i == 6 || i == 8 || i == 10) {
-			*p++ = '-';
-		}
-		*p++ = hex[b[i] >> 4];
-		*p++ = hex[b[i] & 0x0F];
-	}
-	*p = '\0';
-	return DLOCK_OK;
-}
-
-/* Puts our node into the queue on session s and adopts it. */
-static int lock_enqueue(dlock_lock *l, dlock_session *s, const dlock_acquire_opts *o,
-                        int64_t deadline, struct String_vector *first, dlock_err *err)
-{
-	const char *marker = dlock_kind_marker(l->kind);
-	size_t plen = strlen(l->path), mlen = strlen(marker);
-	char *prefix = malloc(plen + 4 + DLOCK_GUID_LEN + 1 + mlen + 1);
-	dlock_create_req r;
-	dlock_created got;
-	int rc;
-	int64_t sent = dlock_now_ms(); /* the create+list below are sent after this */
-
-	if (!prefix) {
-		return dlock_err_set(err, DLOCK_ENOMEM, 0, "out of memory");
-	}
-	rc = lock_guid(l->guid, err);
-	if (rc == DLOCK_OK) { /* PATH/_c_GUID-MARKER, without snprintf */
-		char *p = prefix;
-
-		memcpy(p, l->path, plen);
-		p += plen;
-		memcpy(p, "/_c_", 4);
-		p += 4;
-		memcpy(p, l->guid, DLOCK_GUID_LEN);
-		p += DLOCK_GUID_LEN;
-		*p++ = '-';
-		memcpy(p, marker, mlen + 1);
-		r.path = l->path;
-		r.prefix = prefix;
-		r.guid = l->guid;
-		r.data = o->data;
-		r.data_len = o->data_len;
-		r.deadline = deadline;
-		r.call_deadline = call_deadline(deadline);
-		r.intr = o->intr;
-		r.less = name_less;
-		rc = dlock_create_node(s, &r, &got, err);
-	}
-	if (rc == DLOCK_OK) {
-		l->node = got.node;
-		l->token = got.czxid;
-		l->sess = s;
-		dlock_session_ref(s);
-		char space[1100];
-
-		dlock_zk_hosts_space(o->cfg->hosts, space, sizeof(space));
-		l->hosts = strdup(space); /* the ensemble as the guard and the registry compare it */
-		l->confirmed_at = sent;
-		*first = got.kids;
-		if (!l->hosts) {
-			rc = dlock_err_set(err, DLOCK_ENOMEM, 0, "out of memory");
-		}
-	}
-	free(prefix);
-	return rc;
 }
 
 /* The decision for a downgrade: our read (at `me`) holds at once when the
@@ -413,7 +289,7 @@ static int lock_watch_wait(dlock_lock *l, const dlock_acquire_opts *o, int64_t d
 	dlock_watch **w = calloc(n, sizeof(*w));
 	dlock_call **c = calloc(n, sizeof(*c));
 	uint64_t *mark = calloc(n, sizeof(*mark));
-	int64_t sent = dlock_now_ms(), cdl = call_deadline(deadline);
+	int64_t sent = dlock_now_ms(), cdl = dlock_zk_call_deadline(deadline);
 	int rc = DLOCK_OK;
 
 	*zrc = ZOK;
@@ -473,7 +349,7 @@ done:
 static int lock_wait_turn(dlock_lock *l, const dlock_acquire_opts *o, int64_t deadline,
                           struct String_vector *first, dlock_err *err)
 {
-	int64_t cdl = call_deadline(deadline);
+	int64_t cdl = dlock_zk_call_deadline(deadline);
 	int rc, holds = 0, sure = 0, zrc, type = 0;
 
 	for (;;) {
@@ -547,7 +423,8 @@ static void lock_touch(dlock_lock *l, const dlock_acquire_opts *o)
 static int lock_certify(dlock_lock *l, int64_t deadline, const dlock_interrupt *intr,
                         dlock_err *err)
 {
-	int64_t cdl = deadline < 0 ? dlock_hold_own_deadline(l->sess) : call_deadline(deadline);
+	int64_t cdl =
+	    deadline < 0 ? dlock_hold_own_deadline(l->sess) : dlock_zk_call_deadline(deadline);
 	int rc = DLOCK_OK;
 
 	while (dlock_hold_stale(l)) {
@@ -612,7 +489,8 @@ static int lock_acquire(dlock_lock *l, const dlock_acquire_opts *o, dlock_err *e
 
 	if (l->held && l->node && dlock_session_owned(l->sess)) {
 		return lock_reenter(
-		    l, deadline < 0 ? dlock_hold_own_deadline(l->sess) : call_deadline(deadline), err);
+		    l, deadline < 0 ? dlock_hold_own_deadline(l->sess) : dlock_zk_call_deadline(deadline),
+		    err);
 	}
 	if (l->node) { /* a fork parent's hold: never ours to touch */
 		dlock_hold_forget(l);
@@ -628,7 +506,7 @@ static int lock_acquire(dlock_lock *l, const dlock_acquire_opts *o, dlock_err *e
 		}
 		rc = dlock_call_reconnect(s, deadline, o->intr, err);
 		if (rc == DLOCK_OK) {
-			rc = lock_enqueue(l, s, o, deadline, &first, err);
+			rc = dlock_zk_enqueue(l, s, o, deadline, &first, err);
 		}
 		dlock_session_unref(s); /* the lock took its own reference with the node */
 		if (rc == DLOCK_OK) {
@@ -676,7 +554,7 @@ int dlock_lock_reenter(dlock_lock *l, const dlock_acquire_opts *o, dlock_err *er
 		return dlock_err_set(err, DLOCK_ENOTHELD, 0, "lock %.128s is not held", l->path);
 	}
 	return lock_reenter(
-	    l, deadline < 0 ? dlock_hold_own_deadline(l->sess) : call_deadline(deadline), err);
+	    l, deadline < 0 ? dlock_hold_own_deadline(l->sess) : dlock_zk_call_deadline(deadline), err);
 }
 
 int dlock_lock_acquire(dlock_lock *l, const dlock_acquire_opts *o, dlock_err *err)

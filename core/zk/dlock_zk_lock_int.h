@@ -29,6 +29,21 @@ struct dlock_lock {
 	                             signal handler), see dlock_lock.c */
 };
 
+/* Deadline for server calls made on behalf of an acquire with `deadline`
+ * (< 0: none): the acquire's own plus DLOCK_CALL_GRACE_MS. */
+static inline int64_t dlock_zk_call_deadline(int64_t deadline)
+{
+	return deadline < 0 ? -1 : deadline + DLOCK_CALL_GRACE_MS;
+}
+
+/* Puts l's node into the queue on session s (a fresh GUID, created with its
+ * parents, the list of the queue sent with it) and adopts it: l->node,
+ * l->token, a reference to s, l->hosts (o's ensemble as the guards compare
+ * it). *first gets the listing that came with the create (the caller frees
+ * it). Returns DLOCK_OK or what dlock_create_node() returns. */
+int dlock_zk_enqueue(dlock_lock *l, dlock_session *s, const dlock_acquire_opts *o, int64_t deadline,
+                     struct String_vector *first, dlock_err *err);
+
 /* Frees the list of nodes to watch. */
 void dlock_hold_unwatch(dlock_lock *l);
 
