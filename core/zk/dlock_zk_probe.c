@@ -18,7 +18,7 @@
 #include "../dlock_wait.h"
 
 #define PROBE_MAX_SERVERS 16
-#define PROBE_SILENCE_MS  150 /* a server that keeps the connection this long accepted it */
+#define PROBE_SILENCE_MS  500 /* a server that keeps the connection this long accepted it */
 
 /* One server: 1 closed at once after accepting, 0 kept it open or no
  * answer, -1 refused the TCP connect (nothing listening). */

@@ -19,10 +19,11 @@ typedef enum dlock_zk_probe_result {
 
 /* Probes each "host:port" of hosts (the connect string; a chroot suffix is
  * ignored; at most 16 servers), one after the other, spending at most
- * budget_ms in all: a TCP connect, then up to 150 ms waiting for the server
- * to close the silent connection. On DLOCK_ZK_PROBE_REFUSED writes the first
- * refusing server's "host:port" to where[0..size). Never blocks longer than
- * budget_ms; sends nothing. */
+ * budget_ms in all: a TCP connect, then up to 500 ms waiting for the server
+ * to close the silent connection (a busy server takes a while to accept and
+ * close). On DLOCK_ZK_PROBE_REFUSED writes the first refusing server's
+ * "host:port" to where[0..size). Never blocks longer than budget_ms; sends
+ * nothing. */
 dlock_zk_probe_result dlock_zk_probe(const char *hosts, int64_t budget_ms, char *where,
                                      size_t size);
 

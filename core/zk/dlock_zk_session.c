@@ -218,15 +218,15 @@ static int session_authenticate(dlock_session *s, int64_t deadline, const dlock_
 	return DLOCK_OK;
 }
 
-/* Waits for the first CONNECTED. When it has not come with a quarter of the
- * connect timeout (at most 300 ms) left, asks the servers why
+/* Waits for the first CONNECTED. When it has not come with half the connect
+ * timeout (at most 1 s) left, asks the servers why
  * (dlock_zk_probe), then waits out the rest: a refusal that a slot freed
  * meanwhile ends in a connection after all. Returns what the wait did, or
  * DLOCK_ECONNECT with the reason in err. */
 static int session_wait_or_explain(dlock_session *s, const dlock_session_cfg *cfg, int64_t deadline,
                                    const dlock_interrupt *intr, dlock_err *err)
 {
-	int64_t budget = cfg->connect_timeout_ms / 4 < 300 ? cfg->connect_timeout_ms / 4 : 300;
+	int64_t budget = cfg->connect_timeout_ms / 2 < 1000 ? cfg->connect_timeout_ms / 2 : 1000;
 	dlock_zk_probe_result why;
 	char where[300] = "";
 	int rc = dlock_session_wait_connected(s, deadline - budget, intr);
@@ -234,7 +234,7 @@ static int session_wait_or_explain(dlock_session *s, const dlock_session_cfg *cf
 	if (rc != DLOCK_ETIMEDOUT && rc != DLOCK_ESESSION) {
 		return rc;
 	}
-	why = dlock_zk_probe(s->hosts, budget / 2, where, sizeof(where));
+	why = dlock_zk_probe(s->hosts, budget - budget / 8, where, sizeof(where));
 	rc = dlock_session_wait_connected(s, deadline, intr);
 	if (rc != DLOCK_ETIMEDOUT && rc != DLOCK_ESESSION) {
 		return rc;
