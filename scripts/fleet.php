@@ -6,7 +6,8 @@
  * (bench/fleet.sh).
  *
  *   php scripts/fleet.php FPM_PORT SCRIPT REQUESTS CONCURRENCY SERVER_PORT [QUERY]
- *   php scripts/fleet.php --count SERVER_PORT   (prints the connections to it now)
+ *   php scripts/fleet.php --count SERVER_PORT [PID]
+ *       prints the connections to it now (of process PID only, when given)
  *
  * Sends REQUESTS GETs of SCRIPT (an absolute path), CONCURRENCY of them in
  * flight at any time, request $i with QUERY (a query string) plus "i=$i".
@@ -59,16 +60,18 @@ function fleet_fcgi_request(string $script, string $query): string
  * answered, so only "answered" counts sessions the server keeps. With ss
  * (iproute2: the kernel filters, and says what each socket received);
  * without it from /proc/net/tcp, where both counts are the established ones.
+ * $pid: only process $pid's connections (needs ss; else [-1, -1]).
  */
-function fleet_connections(int $port): array
+function fleet_connections(int $port, int $pid = 0): array
 {
     static $ss = null;
     $ss ??= trim((string) shell_exec('command -v ss 2>/dev/null'));
     if ($ss !== '') {
-        $out = (string) shell_exec(escapeshellarg($ss) . " -Htni state established '( dport = :$port )' 2>/dev/null");
+        $out = (string) shell_exec(escapeshellarg($ss) . ' -Htni' . ($pid ? 'p' : '')
+            . " state established '( dport = :$port )' 2>/dev/null");
         $all = $answered = 0;
         foreach (preg_split('/\n(?=\S)/', trim($out)) as $sock) {
-            if (trim($sock) === '') {
+            if (trim($sock) === '' || ($pid && !str_contains($sock, "pid=$pid,"))) {
                 continue;
             }
             $all++;
@@ -85,7 +88,7 @@ function fleet_connections(int $port): array
             $n += isset($c[3]) && $c[3] === '01' && str_ends_with($c[2], $hex) ? 1 : 0;
         }
     }
-    return [$n, $n];
+    return $pid ? [-1, -1] : [$n, $n]; /* by process: only with ss */
 }
 
 function fleet_percentile(array $v, float $p): float
@@ -98,7 +101,8 @@ function fleet_percentile(array $v, float $p): float
 }
 
 if (PHP_SAPI === 'cli' && ($argv[1] ?? '') === '--count' && isset($argv[2])) {
-    echo fleet_connections((int) $argv[2])[1], "\n"; /* php scripts/fleet.php --count SERVER_PORT */
+    /* php scripts/fleet.php --count SERVER_PORT [PID] */
+    echo fleet_connections((int) $argv[2], (int) ($argv[3] ?? 0))[1], "\n";
     exit(0);
 }
 if (PHP_SAPI !== 'cli' || $argc < 6) {
