@@ -219,10 +219,10 @@ static int session_authenticate(dlock_session *s, int64_t deadline, const dlock_
 }
 
 /* Waits for the first CONNECTED. When it has not come with half the connect
- * timeout (at most 1 s) left, asks the servers why
- * (dlock_zk_probe), then waits out the rest: a refusal that a slot freed
- * meanwhile ends in a connection after all. Returns what the wait did, or
- * DLOCK_ECONNECT with the reason in err. */
+ * timeout (at most 1 s) left, asks the servers why (dlock_zk_probe), then
+ * waits out the rest: a refusal that a slot freed meanwhile ends in a
+ * connection after all. Returns what the wait did, or DLOCK_ECONNECT with
+ * the reason in err. */
 static int session_wait_or_explain(dlock_session *s, const dlock_session_cfg *cfg, int64_t deadline,
                                    const dlock_interrupt *intr, dlock_err *err)
 {
