@@ -18,10 +18,11 @@
 #include "../dlock_wait.h"
 
 #define PROBE_MAX_SERVERS 16
+#define PROBE_PAUSE_MS    20  /* between two rounds */
 #define PROBE_SILENCE_MS  500 /* a server that keeps the connection this long accepted it */
 
-/* One server: 1 closed at once after accepting, 0 kept it open or no
- * answer, -1 refused the TCP connect (nothing listening). */
+/* One server: 1 closed at once after accepting, 2 kept the connection
+ * open, 0 no answer, -1 refused the TCP connect (nothing listening). */
 static int probe_one(const char *host, const char *port, int64_t deadline)
 {
 	struct addrinfo hints, *ai = NULL;
@@ -68,6 +69,8 @@ static int probe_one(const char *host, const char *port, int64_t deadline)
 		ssize_t r = recv(fd, &c, 1, 0);
 
 		res = r == 0 || (r < 0 && (errno == ECONNRESET || errno == EPIPE)) ? 1 : 0;
+	} else if (n == 0) {
+		res = 2;
 	}
 out:
 	if (fd >= 0) {
@@ -77,14 +80,15 @@ out:
 	return res;
 }
 
-dlock_zk_probe_result dlock_zk_probe(const char *hosts, int64_t budget_ms, char *where, size_t size)
+/* One round over the servers of hosts[0..end): how many there are and what
+ * each did (probe_one), the first refusing one's "host:port" in first. */
+static void probe_round(const char *hosts, const char *end, int64_t deadline, int *servers,
+                        int *refused, int *down, int *silent, char *first, size_t size)
 {
-	int64_t deadline = dlock_now_ms() + budget_ms;
-	const char *p = hosts, *end = hosts + strcspn(hosts, "/");
-	int servers = 0, refused = 0, down = 0;
-	char first[300] = "";
+	const char *p = hosts;
 
-	while (p < end && servers < PROBE_MAX_SERVERS && dlock_now_ms() < deadline) {
+	*servers = *refused = *down = *silent = 0;
+	while (p < end && *servers < PROBE_MAX_SERVERS && dlock_now_ms() < deadline) {
 		const char *comma = memchr(p, ',', (size_t)(end - p)), *stop = comma ? comma : end;
 		char hp[300], *host = hp, *colon;
 		size_t len = (size_t)(stop - p);
@@ -106,22 +110,44 @@ dlock_zk_probe_result dlock_zk_probe(const char *hosts, int64_t budget_ms, char 
 			host++;
 			colon[-1] = '\0';
 		}
-		servers++;
+		(*servers)++;
 		r = probe_one(host, colon + 1, deadline);
-		if (r > 0) {
-			if (!refused++) {
-				snprintf(first, sizeof(first), "%.*s", (int)len, stop - len);
+		if (r == 1) {
+			if (!(*refused)++) {
+				snprintf(first, size, "%.*s", (int)len, stop - len);
 			}
 		} else if (r < 0) {
-			down++;
+			(*down)++;
+		} else if (r == 2) {
+			(*silent)++;
 		}
 	}
-	if (servers > 0 && refused + down == servers && refused > 0) {
-		snprintf(where, size, "%s", first);
-		return DLOCK_ZK_PROBE_REFUSED;
-	}
-	if (servers > 0 && down == servers) {
-		return DLOCK_ZK_PROBE_DOWN;
-	}
+}
+
+dlock_zk_probe_result dlock_zk_probe(const char *hosts, int64_t budget_ms, char *where, size_t size)
+{
+	int64_t deadline = dlock_now_ms() + budget_ms;
+	const char *end = hosts + strcspn(hosts, "/");
+	int servers, refused, down, silent;
+	char first[300] = "";
+
+	/* rounds until one is conclusive or the time is spent: on a loaded
+	 * machine a server may take a while to get to a connection */
+	do {
+		probe_round(hosts, end, deadline, &servers, &refused, &down, &silent, first, sizeof(first));
+		if (servers > 0 && refused > 0 && refused + down == servers) {
+			snprintf(where, size, "%s", first);
+			return DLOCK_ZK_PROBE_REFUSED;
+		}
+		if (servers > 0 && down == servers) {
+			return DLOCK_ZK_PROBE_DOWN;
+		}
+		if (silent > 0) {
+			return DLOCK_ZK_PROBE_SILENT; /* a server kept a connection: not all refuse */
+		}
+		if (dlock_now_ms() + PROBE_PAUSE_MS < deadline) {
+			poll(NULL, 0, PROBE_PAUSE_MS); /* between rounds: no busy loop on a fast failure */
+		}
+	} while (servers > 0 && dlock_now_ms() < deadline);
 	return DLOCK_ZK_PROBE_UNKNOWN;
 }

@@ -247,9 +247,13 @@ static int session_wait_or_explain(dlock_session *s, const dlock_session_cfg *cf
 		                     where, (long long)cfg->connect_timeout_ms);
 	}
 	return dlock_err_set(err, DLOCK_ECONNECT, ZCONNECTIONLOSS,
-	                     "could not connect to ZooKeeper at \"%.128s\" within %lld ms%s", s->hosts,
+	                     "could not connect to ZooKeeper at \"%.96s\" within %lld ms%s", s->hosts,
 	                     (long long)cfg->connect_timeout_ms,
-	                     why == DLOCK_ZK_PROBE_DOWN ? ": nothing listens there" : "");
+	                     why == DLOCK_ZK_PROBE_DOWN ? ": nothing listens there"
+	                     : why == DLOCK_ZK_PROBE_SILENT
+	                         ? ": the server takes TCP connections but no session came "
+	                           "(overloaded, or a queue of connections over maxClientCnxns)"
+	                         : "");
 }
 
 int dlock_session_open(const dlock_session_cfg *cfg, const dlock_interrupt *intr,
