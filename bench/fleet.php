@@ -16,11 +16,13 @@
  * then how long the idle_close pool takes to give every connection back.
  * Writes OUT/fleet.json and OUT/fleet.md (bench/run.sh appends it to results.md).
  *   php bench/fleet.php OUT [--smoke]
+ *   php bench/fleet.php OUT --render    (fleet.md again from fleet.json, nothing run)
  * Environment: DLOCK_BENCH_SQL ("postgres=DSN,mysql=DSN"), DLOCK_BENCH_REDIS
  * ("...,everysec=ADDR"), DLOCK_BENCH_FLEET_ZK_PORT (default 21855),
  * DLOCK_BENCH_FLEET_FPM_PORT (default 21856), DLOCK_SO. */
 $out = $argv[1] ?? __DIR__ . '/out';
 $smoke = in_array('--smoke', $argv, true);
+$renderOnly = in_array('--render', $argv, true); /* OUT/fleet.md again from OUT/fleet.json */
 $root = dirname(__DIR__);
 $W = $smoke ? 8 : 256;
 $N = $smoke ? 64 : 1024;
@@ -46,88 +48,93 @@ function sh(string $cmd): string
     return trim(implode("\n", $o));
 }
 
-$parts = [];
-foreach (explode(',', (string) getenv('DLOCK_BENCH_SQL') . ',' . (string) getenv('DLOCK_BENCH_REDIS')) as $kv) {
-    if (str_contains($kv, '=')) {
-        [$k, $v] = explode('=', $kv, 2);
-        $parts[$k] = $v;
-    }
-}
-$zkHosts = sh("$root/scripts/zk.sh start $zkPort --default-limits");
-$backends = ['ZooKeeper' => ["zookeeper://$zkHosts", $zkPort, 'maxClientCnxns 60 per client address']];
-if (isset($parts['everysec'])) {
-    $backends['Redis'] = ['redis://' . $parts['everysec'], (int) substr($parts['everysec'], strrpos($parts['everysec'], ':') + 1), ''];
-}
-foreach (['postgres' => 'PostgreSQL', 'mysql' => 'MariaDB'] as $k => $name) {
-    if (isset($parts[$k])) {
-        $backends[$name] = [$parts[$k], (int) parse_url($parts[$k], PHP_URL_PORT), ''];
-    }
-}
-/* each server's own limit, asked of it */
-foreach ($backends as $name => &$b) {
-    $u = parse_url($b[0]);
-    if ($name === 'Redis') {
-        $v = sh('redis-cli -h 127.0.0.1 -p ' . $b[1] . ' config get maxclients | tail -1');
-        $b[2] = "maxclients $v";
-    } elseif ($name === 'PostgreSQL') {
-        $v = sh('PGPASSWORD=' . escapeshellarg(urldecode($u['pass'] ?? '')) . ' psql -X -At ' . escapeshellarg(sprintf(
-            'host=127.0.0.1 port=%d user=%s dbname=%s', $b[1], urldecode($u['user']), ltrim($u['path'], '/')))
-            . " -c 'SHOW max_connections' -c 'SHOW superuser_reserved_connections'");
-        $b[2] = 'max_connections ' . str_replace("\n", ' (superuser reserved ', $v) . ')';
-    } elseif ($name === 'MariaDB') {
-        $v = sh('mariadb --no-defaults -h127.0.0.1 -P' . $b[1] . ' -u' . escapeshellarg(urldecode($u['user']))
-            . ' -p' . escapeshellarg(urldecode($u['pass'] ?? '')) . " -N -e 'select @@max_connections'");
-        $b[2] = "max_connections $v";
-    }
-}
-unset($b);
-
-$rows = [
-    'kept, all workers busy' => [[], $W],
-    "kept, $steady in flight" => [[], $steady],
-    "idle_close 0.05, $steady in flight" => [['php_admin_value[dlock.idle_close]=0.05'], $steady],
-    "persistent 0, $steady in flight" => [['php_admin_value[dlock.persistent]=0'], $steady],
-];
-$R = ['workers' => $W, 'requests' => $N, 'connect_timeout' => $ct, 'backends' => []];
-$count = fn(int $port) => (int) sh("$php " . escapeshellarg("$root/scripts/fleet.php") . " --count $port");
-try {
-    foreach ($backends as $name => [$dsn, $port, $limit]) {
-        $R['backends'][$name] = ['limit' => $limit, 'rows' => []];
-        foreach ($rows as $label => [$opts, $conc]) {
-            $dir = sys_get_temp_dir() . '/dlock-bench-fleet';
-            @mkdir($dir);
-            array_map('unlink', glob("$dir/k*"));
-            $t = microtime(true);
-            sh("$root/scripts/fpm.sh start $fpmPort pm.max_children=$W listen.backlog=1024 " . implode(' ', array_map('escapeshellarg', $opts)));
-            $startS = microtime(true) - $t;
-            $q = http_build_query(['dsn' => $dsn, 'dir' => $dir, 'ct' => $ct, 'keys' => 16, 'wait' => 120]);
-            $r = json_decode(sh("FLEET_TIMEOUT=600 $php " . escapeshellarg("$root/scripts/fleet.php")
-                . " $fpmPort " . escapeshellarg($www) . " $N $conc $port " . escapeshellarg($q)), true);
-            $sum = 0;
-            foreach (glob("$dir/k*") as $f) {
-                $sum += str_ends_with($f, '.inside') ? 0 : (int) file_get_contents($f);
-            }
-            $r['counter'] = $sum;
-            $r['counter_exact'] = $sum === $r['ok'];
-            if (str_starts_with($label, 'idle_close')) {
-                $t = microtime(true);
-                $r['conn_after_run'] = $count($port);
-                while ($count($port) > 0 && microtime(true) - $t < 30) {
-                    usleep(20000); /* polling the server's connection count, with a deadline */
-                }
-                $r['idle_giveback_s'] = round(microtime(true) - $t, 2);
-                $r['conn_after_giveback'] = $count($port);
-            }
-            sh("$root/scripts/fpm.sh stop $fpmPort");
-            $R['backends'][$name]['rows'][$label] = $r;
-            say(sprintf('%s, %s: %d/%d ok, %.0f req/s, p99 %.1f ms, server connections peak %d, counter %s, errors %s (pool start %.1f s)',
-                $name, $label, $r['ok'], $N, $r['throughput'], $r['p99_ms'], $r['conn_peak'],
-                $r['counter_exact'] ? 'exact' : "WRONG ($sum)", json_encode($r['errors']), $startS));
+if ($renderOnly) {
+    $R = json_decode(file_get_contents("$out/fleet.json"), true);
+    [$W, $N, $ct] = [$R['workers'], $R['requests'], $R['connect_timeout']];
+} else {
+    $parts = [];
+    foreach (explode(',', (string) getenv('DLOCK_BENCH_SQL') . ',' . (string) getenv('DLOCK_BENCH_REDIS')) as $kv) {
+        if (str_contains($kv, '=')) {
+            [$k, $v] = explode('=', $kv, 2);
+            $parts[$k] = $v;
         }
     }
-} finally {
-    exec("$root/scripts/fpm.sh stop $fpmPort 2>&1");
-    exec("$root/scripts/zk.sh stop $zkPort 2>&1");
+    $zkHosts = sh("$root/scripts/zk.sh start $zkPort --default-limits");
+    $backends = ['ZooKeeper' => ["zookeeper://$zkHosts", $zkPort, 'maxClientCnxns 60 per client address']];
+    if (isset($parts['everysec'])) {
+        $backends['Redis'] = ['redis://' . $parts['everysec'], (int) substr($parts['everysec'], strrpos($parts['everysec'], ':') + 1), ''];
+    }
+    foreach (['postgres' => 'PostgreSQL', 'mysql' => 'MariaDB'] as $k => $name) {
+        if (isset($parts[$k])) {
+            $backends[$name] = [$parts[$k], (int) parse_url($parts[$k], PHP_URL_PORT), ''];
+        }
+    }
+    /* each server's own limit, asked of it */
+    foreach ($backends as $name => &$b) {
+        $u = parse_url($b[0]);
+        if ($name === 'Redis') {
+            $v = sh('redis-cli -h 127.0.0.1 -p ' . $b[1] . ' config get maxclients | tail -1');
+            $b[2] = "maxclients $v";
+        } elseif ($name === 'PostgreSQL') {
+            $v = sh('PGPASSWORD=' . escapeshellarg(urldecode($u['pass'] ?? '')) . ' psql -X -At ' . escapeshellarg(sprintf(
+                'host=127.0.0.1 port=%d user=%s dbname=%s', $b[1], urldecode($u['user']), ltrim($u['path'], '/')))
+                . " -c 'SHOW max_connections' -c 'SHOW superuser_reserved_connections'");
+            $b[2] = 'max_connections ' . str_replace("\n", ' (superuser reserved ', $v) . ')';
+        } elseif ($name === 'MariaDB') {
+            $v = sh('mariadb --no-defaults -h127.0.0.1 -P' . $b[1] . ' -u' . escapeshellarg(urldecode($u['user']))
+                . ' -p' . escapeshellarg(urldecode($u['pass'] ?? '')) . " -N -e 'select @@max_connections'");
+            $b[2] = "max_connections $v";
+        }
+    }
+    unset($b);
+
+    $rows = [
+        'kept, all workers busy' => [[], $W],
+        "kept, $steady in flight" => [[], $steady],
+        "idle_close 0.05, $steady in flight" => [['php_admin_value[dlock.idle_close]=0.05'], $steady],
+        "persistent 0, $steady in flight" => [['php_admin_value[dlock.persistent]=0'], $steady],
+    ];
+    $R = ['workers' => $W, 'requests' => $N, 'connect_timeout' => $ct, 'backends' => []];
+    $count = fn(int $port) => (int) sh("$php " . escapeshellarg("$root/scripts/fleet.php") . " --count $port");
+    try {
+        foreach ($backends as $name => [$dsn, $port, $limit]) {
+            $R['backends'][$name] = ['limit' => $limit, 'rows' => []];
+            foreach ($rows as $label => [$opts, $conc]) {
+                $dir = sys_get_temp_dir() . '/dlock-bench-fleet';
+                @mkdir($dir);
+                array_map('unlink', glob("$dir/k*"));
+                $t = microtime(true);
+                sh("$root/scripts/fpm.sh start $fpmPort pm.max_children=$W listen.backlog=1024 " . implode(' ', array_map('escapeshellarg', $opts)));
+                $startS = microtime(true) - $t;
+                $q = http_build_query(['dsn' => $dsn, 'dir' => $dir, 'ct' => $ct, 'keys' => 16, 'wait' => 120]);
+                $r = json_decode(sh("FLEET_TIMEOUT=600 $php " . escapeshellarg("$root/scripts/fleet.php")
+                    . " $fpmPort " . escapeshellarg($www) . " $N $conc $port " . escapeshellarg($q)), true);
+                $sum = 0;
+                foreach (glob("$dir/k*") as $f) {
+                    $sum += str_ends_with($f, '.inside') ? 0 : (int) file_get_contents($f);
+                }
+                $r['counter'] = $sum;
+                $r['counter_exact'] = $sum === $r['ok'];
+                if (str_starts_with($label, 'idle_close')) {
+                    $t = microtime(true);
+                    $r['conn_after_run'] = $count($port);
+                    while ($count($port) > 0 && microtime(true) - $t < 30) {
+                        usleep(20000); /* polling the server's connection count, with a deadline */
+                    }
+                    $r['idle_giveback_s'] = round(microtime(true) - $t, 2);
+                    $r['conn_after_giveback'] = $count($port);
+                }
+                sh("$root/scripts/fpm.sh stop $fpmPort");
+                $R['backends'][$name]['rows'][$label] = $r;
+                say(sprintf('%s, %s: %d/%d ok, %.0f req/s, p99 %.1f ms, server connections peak %d, counter %s, errors %s (pool start %.1f s)',
+                    $name, $label, $r['ok'], $N, $r['throughput'], $r['p99_ms'], $r['conn_peak'],
+                    $r['counter_exact'] ? 'exact' : "WRONG ($sum)", json_encode($r['errors']), $startS));
+            }
+        }
+    } finally {
+        exec("$root/scripts/fpm.sh stop $fpmPort 2>&1");
+        exec("$root/scripts/zk.sh stop $zkPort 2>&1");
+    }
 }
 
 $md = "\n## Fleet: $W php-fpm workers on one host against default server limits\n\n"
@@ -146,8 +153,14 @@ foreach ($R['backends'] as $name => $b) {
         $md .= sprintf("| %s (%s) | %s | %d | %d | %.0f | %.1f | %.1f | %d | %d | %s |\n", $name, $b['limit'], $label,
             $r['ok'], $bad, $r['throughput'], $r['p50_ms'], $r['p99_ms'], $r['conn_peak'], $r['workers'],
             $r['counter_exact'] ? 'yes' : 'NO');
+        $alike = []; /* the same answer for another of the 16 locks is the same answer */
         foreach ($r['errors'] as $msg => $n) {
-            $notes .= "- $name, $label, $n×: `" . str_replace('`', "'", mb_strimwidth($msg, 0, 400, '…')) . "`\n";
+            $k = preg_replace('#/dlock-fleet/k\d+#', '/dlock-fleet/kN', $msg);
+            $alike[$k] = ($alike[$k] ?? 0) + $n;
+        }
+        arsort($alike);
+        foreach ($alike as $msg => $n) {
+            $notes .= "- $name, $label, {$n}×: `" . str_replace('`', "'", (strlen($msg) > 400 ? substr($msg, 0, 400) . "…" : $msg)) . "`\n";
         }
         if (isset($r['idle_giveback_s'])) {
             $notes .= sprintf("- %s, %s: %d server connections when the last request ended, %d after %.2f s (idle close)\n",

@@ -61,9 +61,8 @@ DLOCK_SO=$PWD/modules/dlock.so php -n -d "extension=$PWD/modules/dlock.so" bench
 # the fleet rows: a php-fpm pool (256 workers; smoke 8) against every backend with the server's
 # default connection limits (its own ZooKeeper on DLOCK_BENCH_FLEET_ZK_PORT, default 21855; the
 # pool on DLOCK_BENCH_FLEET_FPM_PORT, default 21856), appended to results.md
-DLOCK_SO=$PWD/modules/dlock.so php -n bench/fleet.php "$out" $smoke >/dev/null
+DLOCK_SO=$PWD/modules/dlock.so php -n bench/fleet.php "$out" $smoke
 cat "$out/fleet.md" >>"$out/results.md"
-cat "$out/fleet.md"
 if [[ -z "$smoke" ]]; then # instructions per cycle: repeatable where timings are not
 	{
 		echo "# bench/callgrind.sh $hosts ($(date -u '+%Y-%m-%d %H:%M') UTC): Ir per cycle, loop without the lock, lock's share"

@@ -91,6 +91,13 @@ function fleet_connections(int $port, int $pid = 0): array
     return $pid ? [-1, -1] : [$n, $n]; /* by process: only with ss */
 }
 
+/** A worker's answer without what differs between alike ones (pid, lock name, durations). */
+function fleet_error_key(string $body): string
+{
+    return preg_replace(['/^(ERR|OVERLAP) \d+/', '#/dlock-fleet/k\d+#', '/\b\d+(\.\d+)? (s|ms)\b/'],
+        ['$1', '/dlock-fleet/kN', 'N $2'], $body);
+}
+
 function fleet_percentile(array $v, float $p): float
 {
     if (!$v) {
@@ -185,8 +192,7 @@ while (($next < $total || $running) && microtime(true) < $deadline) {
                 $ok++;
                 $pids[$m[1]] = true;
             } else {
-                /* group alike: no pid, no durations */
-                $key = preg_replace(['/^(ERR|OVERLAP) \d+/', '/\b\d+(\.\d+)? (s|ms)\b/'], ['$1', 'N $2'], $body);
+                $key = fleet_error_key($body);
                 $errors[$key] = ($errors[$key] ?? 0) + 1;
             }
             if ($keepBodies) {
