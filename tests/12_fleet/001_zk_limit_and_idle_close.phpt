@@ -40,11 +40,13 @@ dlt_fpm_start($fpm, ['pm.max_children=6']);
 $r = $fleet(12, 1, ['dsn' => "zookeeper://$hosts", 'dir' => $dir, 'ct' => 1, 'keys' => 2]);
 $okPids = $refusedPids = [];
 $other = [];
+$slowest = 0.0; /* the workers' own clock: the test's may run under valgrind */
 foreach ($r['bodies'] as $b) {
     if (preg_match('/^ok (\d+)$/', $b, $m)) {
         $okPids[$m[1]] = true;
-    } elseif (preg_match('/^ERR (\d+) DistributedLockConnectionException: .*closed every connection at once for 1000 ms: over its connection limit \(maxClientCnxns/', $b, $m)) {
+    } elseif (preg_match('/^ERR (\d+) DistributedLockConnectionException: .*closed every connection at once for 1000 ms: over its connection limit \(maxClientCnxns.*\(after ([\d.]+) s\)$/', $b, $m)) {
         $refusedPids[$m[1]] = true;
+        $slowest = max($slowest, (float) $m[2]);
     } else {
         $other[] = $b;
     }
@@ -53,7 +55,7 @@ echo "requests answered: ", count($r['bodies']), ", other answers: ", json_encod
 echo "workers that got in: ", count($okPids) <= 4 ? 'at most 4' : count($okPids), "\n";
 echo "refused with the maxClientCnxns message: ", $refusedPids ? 'yes' : 'no', "\n";
 echo "a refused worker also got in: ", array_intersect_key($okPids, $refusedPids) ? 'yes' : 'no', "\n";
-echo "refusal within connect_timeout + 1 s: ", $r['p99_ms'] < 2000 ? 'yes' : "no ({$r['p99_ms']} ms)", "\n";
+echo "refusal within connect_timeout + 1 s: ", $slowest < 2.0 ? 'yes' : "no ($slowest s)", "\n";
 echo "server connections never over 4: ", $r['conn_peak'] <= 4 ? 'yes' : "no ({$r['conn_peak']})", "\n";
 echo "shared counter = requests that got in: ", $sum() === $r['ok'] ? 'yes' : "no ({$sum()} vs {$r['ok']})", "\n";
 dlt_fpm_stop($fpm);

@@ -1,5 +1,5 @@
 --TEST--
-dlock.idle_close (php -S, one process): a request soon after the last keeps the process's connection to every backend; once the process has been idle that long its connections to ZooKeeper, Redis, PostgreSQL and MariaDB are closed (the servers' view), and the next request's locks open one connection each
+dlock.idle_close=5 (php -S, one process): a request soon after the last keeps the process's connection to every backend; once the process has been idle that long its connections to ZooKeeper, Redis, PostgreSQL and MariaDB are closed (the servers' view), and the next request's locks open one connection each
 --EXTENSIONS--
 dlock
 --SKIPIF--
@@ -20,7 +20,7 @@ if ($rc !== 0) {
 --FILE--
 <?php
 require __DIR__ . '/../inc/helpers.inc';
-$srv = dlt_server(__DIR__ . '/www', '-d dlock.idle_close=2');
+$srv = dlt_server(__DIR__ . '/www', '-d dlock.idle_close=5');
 $pid = proc_get_status($srv['proc'])['pid'];
 $port = fn(string $hostport) => (int) substr($hostport, strrpos($hostport, ':') + 1);
 $ports = [
@@ -41,7 +41,7 @@ $open = function () use ($ports, $pid): array {
 echo "-- first request\n", dlt_get($srv['url'] . '/every.php');
 echo "-- the next at once\n", dlt_get($srv['url'] . '/every.php');
 echo "connections the servers see: ", json_encode($open()), "\n";
-$closed = dlt_until(fn() => array_sum($open()) === 0, 15);
+$closed = dlt_until(fn() => array_sum($open()) === 0, 30);
 echo "idle for dlock.idle_close: every connection closed: ", $closed ? 'yes' : 'no ' . json_encode($open()), "\n";
 echo "-- the next request\n", dlt_get($srv['url'] . '/every.php');
 dlt_signal($srv, 15);

@@ -4,8 +4,9 @@
  * read-increments-writes the counter file ?dir=/k<KEY> under it and releases.
  * A second request inside the same key's critical section at once is
  * reported (the marker file is created exclusively). Prints "ok PID", or
- * "OVERLAP PID", or "ERR PID <exception class>: <message>", and the ZooKeeper connections
+ * "OVERLAP PID", or "ERR PID <exception class>: <message> (after S s)", and the ZooKeeper connections
  * this process had open at the start and at the end (phpinfo) when ?info=1. */
+$t0 = microtime(true);
 $key = (int) ($_GET['i'] ?? 0) % max(1, (int) ($_GET['keys'] ?? 1));
 $dir = $_GET['dir'];
 $info = function (): string {
@@ -32,5 +33,5 @@ try {
     $l->release();
     echo $inside ? 'ok ' : 'OVERLAP ', getmypid(), $at_start, empty($_GET['info']) ? '' : ', at end ' . $info(), "\n";
 } catch (Throwable $e) {
-    echo 'ERR ', getmypid(), ' ', get_class($e), ': ', $e->getMessage(), "\n";
+    printf("ERR %d %s: %s (after %.2f s)\n", getmypid(), get_class($e), $e->getMessage(), microtime(true) - $t0);
 }
