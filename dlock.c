@@ -21,6 +21,7 @@
 #include "php_dlock.h"
 #include "php_dlock_int.h"
 #include "dlock_arginfo.h"
+#include "core/dlock_idle.h"
 
 ZEND_DECLARE_MODULE_GLOBALS(dlock)
 
@@ -141,6 +142,25 @@ static ZEND_INI_MH(OnUpdateDlockSeconds)
 	return SUCCESS;
 }
 
+/* dlock.idle_close: 0 (never) or seconds, up to a day */
+static ZEND_INI_MH(OnUpdateDlockIdleClose)
+{
+	const char *end = NULL;
+	double v = zend_strtod(ZSTR_VAL(new_value), &end);
+
+	while (end && (*end == ' ' || *end == '\t')) {
+		end++;
+	}
+	if (ZSTR_LEN(new_value) == 0 || !end || *end != '\0' || end == ZSTR_VAL(new_value) ||
+	    !zend_finite(v) || v < 0 || v > 86400) {
+		php_error_docref(NULL, E_WARNING,
+		                 "dlock.idle_close must be 0 (never) or a number of seconds up to 86400");
+		return FAILURE;
+	}
+	DLOCK_G(idle_close) = v;
+	return SUCCESS;
+}
+
 /* phpinfo()'s view of dlock.dsn: the password masked (ini_get() still
  * returns the value as set). */
 static PHP_INI_DISP(php_dlock_dsn_displayer)
@@ -177,6 +197,7 @@ STD_PHP_INI_BOOLEAN("dlock.async_release", "1", PHP_INI_ALL, OnUpdateBool, async
                     zend_dlock_globals, dlock_globals)
 STD_PHP_INI_BOOLEAN("dlock.persistent", "1", PHP_INI_ALL, OnUpdateBool, persistent,
                     zend_dlock_globals, dlock_globals)
+PHP_INI_ENTRY("dlock.idle_close", "0", PHP_INI_ALL, OnUpdateDlockIdleClose)
 STD_PHP_INI_ENTRY("dlock.log_file", "", PHP_INI_SYSTEM, OnUpdateString, log_file,
                   zend_dlock_globals, dlock_globals)
 PHP_INI_END()
@@ -225,6 +246,7 @@ static PHP_MINIT_FUNCTION(dlock)
 
 static PHP_MSHUTDOWN_FUNCTION(dlock)
 {
+	dlock_idle_stop();          /* no close behind the final shutdown's back */
 	dlock_backends_shutdown(1); /* ends this process's sessions, connections and threads */
 	dlock_backends_log_configure(NULL, NULL);
 	dlock_dsn_set_warn(NULL);
@@ -239,6 +261,7 @@ static PHP_RINIT_FUNCTION(dlock)
 #endif
 	zend_hash_init(&DLOCK_G(held), 8, NULL, NULL, 0);
 	DLOCK_G(bailout) = false;
+	dlock_idle_request_begin(); /* waits for an idle close under way */
 	return SUCCESS;
 }
 
@@ -259,6 +282,16 @@ static PHP_RSHUTDOWN_FUNCTION(dlock)
 	if (!DLOCK_G(persistent)) {
 		dlock_backends_shutdown(0); /* each request opens its own sessions */
 	}
+	DLOCK_G(idle_ms) = DLOCK_G(persistent) ? (int64_t)(DLOCK_G(idle_close) * 1000) : 0;
+	return SUCCESS;
+}
+
+/* After the request's objects are freed (lock objects live until the
+ * executor shuts down, after RSHUTDOWN): from here the process holds no lock
+ * and no waiter, so dlock.idle_close may count. */
+static ZEND_MODULE_POST_ZEND_DEACTIVATE_D(dlock)
+{
+	dlock_idle_request_end(DLOCK_G(idle_ms));
 	return SUCCESS;
 }
 
@@ -292,6 +325,8 @@ static PHP_MINFO_FUNCTION(dlock)
 		snprintf(count, sizeof(count), "%u", b->connections());
 		php_info_print_table_row(2, row, count);
 	}
+	snprintf(count, sizeof(count), "%llu", (unsigned long long)dlock_idle_closes());
+	php_info_print_table_row(2, "Idle closes in this process (dlock.idle_close)", count);
 	php_info_print_table_end();
 	DISPLAY_INI_ENTRIES();
 }
@@ -308,7 +343,7 @@ zend_module_entry dlock_module_entry = {STANDARD_MODULE_HEADER,
                                         PHP_MODULE_GLOBALS(dlock),
                                         PHP_GINIT(dlock),
                                         NULL,
-                                        NULL,
+                                        ZEND_MODULE_POST_ZEND_DEACTIVATE_N(dlock),
                                         STANDARD_MODULE_PROPERTIES_EX};
 
 #ifdef COMPILE_DL_DLOCK

@@ -16,6 +16,10 @@ zend_long session_timeout; /* dlock.session_timeout: ms */
 double connect_timeout;    /* dlock.connect_timeout: seconds */
 double max_wait;    /* dlock.max_wait: cap of an unbounded acquire(), s; <0: max_execution_time */
 bool persistent;    /* dlock.persistent: keep sessions across requests */
+double idle_close;  /* dlock.idle_close: s between requests before persistent sessions close; 0:
+                       never */
+int64_t idle_ms;    /* this request's idle close, read at RSHUTDOWN (INI is reset before the
+                       post-deactivate hook that arms it) */
 bool async_release; /* dlock.async_release: release() does not wait for the delete */
 char *log_file;     /* dlock.log_file: ZooKeeper client log, empty: off */
 char default_data[300]; /* "hostname:pid", computed once per pid */

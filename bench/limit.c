@@ -22,7 +22,10 @@
  * line on stdin, runs, writes one "t_request t_acquired t_released" line
  * (epoch seconds) per cycle to EVENTS_FILE, prints "done". LIMIT_NO_LOCK=1 in
  * the environment runs the cycles without the lock (the bookkeeping alone,
- * for bench/callgrind.sh). Any server error
+ * for bench/callgrind.sh). LIMIT_SAFE=1 runs "the safe limit": without trick 2
+ * (every release deletes at once, asynchronously: what a library can do,
+ * since a deferred delete leaves a released lock looking held to everyone
+ * else), tricks 1, 3 and 4 kept. Any server error
  * ends the run with exit status 2 (a contender, not a library). */
 #define THREADED
 #include <zookeeper/zookeeper.h>
@@ -265,12 +268,13 @@ static void relist(void)
 }
 
 static int was_alone; /* the last listing showed nobody else: arm the child watch */
+static int safe;      /* LIMIT_SAFE: never defer a delete (no trick 2) */
 static int may_defer; /* this hold's watched listing showed us alone */
 
 static void acquire(const char *prefix)
 {
 	unsigned gen;
-	int rc, watched = was_alone;
+	int rc, watched = was_alone && !safe; /* the child watch serves trick 2 only */
 
 	pthread_mutex_lock(&mu);
 	gen = ++child_gen; /* events of the previous watch are ours from here on */
@@ -358,6 +362,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	lock_path = argv[2];
+	safe = getenv("LIMIT_SAFE") != NULL;
 	cycles = atoi(argv[3]);
 	t = calloc((size_t)cycles * 3 + 3, sizeof(double));
 	zoo_set_debug_level((ZooLogLevel)0);

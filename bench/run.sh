@@ -6,12 +6,13 @@
 # on the port after it), PostgreSQL (scripts/pg.sh --durable, DLOCK_BENCH_PG_PORT,
 # default 21880) and MariaDB (scripts/mysql.sh, DLOCK_BENCH_MYSQL_PORT, default
 # 21890), all stopped on exit, runs every scenario and writes
-# bench/results/<date>/{results.md,results.json,handover.png,throughput.png,callgrind.txt}.
+# bench/results/<date>/{results.md,results.json,handover.png,throughput.png,callgrind.txt,
+# fleet.md,fleet.json}.
 #   bash bench/run.sh            full run (~10 minutes on 2 cores)
 #   bash bench/run.sh --smoke    small sizes, for CI (~1-2 minutes)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-DLOCK_EXTRA_PACKAGES="${DLOCK_EXTRA_PACKAGES:-} default-jdk-headless libcurator-recipes-java python3-kazoo gnuplot-nox valgrind redis-server php-redis php-fpm libfcgi-bin postgresql mariadb-server php-pgsql php-mysql" \
+DLOCK_EXTRA_PACKAGES="${DLOCK_EXTRA_PACKAGES:-} default-jdk-headless libcurator-recipes-java python3-kazoo gnuplot-nox valgrind redis-server php-redis php-fpm libfcgi-bin iproute2 postgresql mariadb-server php-pgsql php-mysql" \
 	scripts/setup.sh
 mkdir -p bench/bin
 cc="gcc -O2 -std=gnu11 -Wall"
@@ -57,6 +58,11 @@ out=bench/results/$(date -u +%Y-%m-%d)${smoke:+-smoke}
 [[ -e "$out" ]] && out=$out-$(date -u +%H%M) # a second run that day keeps the first
 [[ -n "$smoke" ]] && out=bench/out/smoke
 DLOCK_SO=$PWD/modules/dlock.so php -n -d "extension=$PWD/modules/dlock.so" bench/run.php "$hosts" "$out" $smoke
+# the fleet rows: a php-fpm pool (256 workers; smoke 8) against every backend with the server's
+# default connection limits (its own ZooKeeper on DLOCK_BENCH_FLEET_ZK_PORT, default 21855; the
+# pool on DLOCK_BENCH_FLEET_FPM_PORT, default 21856), appended to results.md
+DLOCK_SO=$PWD/modules/dlock.so php -n bench/fleet.php "$out" $smoke
+cat "$out/fleet.md" >>"$out/results.md"
 if [[ -z "$smoke" ]]; then # instructions per cycle: repeatable where timings are not
 	{
 		echo "# bench/callgrind.sh $hosts ($(date -u '+%Y-%m-%d %H:%M') UTC): Ir per cycle, loop without the lock, lock's share"

@@ -17,7 +17,7 @@
 #                           only with the default test selection)
 set -uo pipefail
 cd "$(dirname "$0")/.."
-export DLOCK_EXTRA_PACKAGES="${DLOCK_EXTRA_PACKAGES:-} php-fpm libfcgi-bin default-jdk-headless libcurator-recipes-java python3-kazoo php-pear valgrind gnuplot-nox gdb redis-server redis-sentinel libhiredis-dev php-redis postgresql libpq-dev mariadb-server libmariadb-dev php-pgsql php-mysql pgbouncer clang-format"
+export DLOCK_EXTRA_PACKAGES="${DLOCK_EXTRA_PACKAGES:-} php-fpm libfcgi-bin iproute2 default-jdk-headless libcurator-recipes-java python3-kazoo php-pear valgrind gnuplot-nox gdb redis-server redis-sentinel libhiredis-dev php-redis postgresql libpq-dev mariadb-server libmariadb-dev php-pgsql php-mysql pgbouncer clang-format"
 scripts/setup.sh || { echo "0 passed, 1 failed"; exit 1; }
 
 port=${DLOCK_TEST_PORT:-21810}

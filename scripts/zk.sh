@@ -1,7 +1,12 @@
 #!/usr/bin/env bash
 # Starts and stops throwaway ZooKeeper servers on 127.0.0.1 for tests, demo and bench.
 #
-#   scripts/zk.sh start [PORT]          standalone server, fresh data dir, prints hosts
+#   scripts/zk.sh start [PORT] [--default-limits | --max-client-cnxns N]
+#                                       standalone server, fresh data dir, prints hosts;
+#                                       unlimited connections per client address
+#                                       (maxClientCnxns=0) unless --default-limits (the
+#                                       server's own default, 60) or N is given (the
+#                                       php-fpm fleet tests and bench)
 #   scripts/zk.sh start-ensemble [BASE] three-node ensemble on BASE, BASE+1, BASE+2
 #   scripts/zk.sh stop [PORT|BASE]      stops what start/start-ensemble started, by pid
 #   scripts/zk.sh kill-leader BASE      kill -9 the ensemble's leader, prints its node id
@@ -86,10 +91,17 @@ cmd=${1:-}
 case "$cmd" in
 start)
 	port=${2:-21810}
+	limit=()
+	case "${3:-}" in
+	"") ;;
+	--default-limits) limit=("maxClientCnxns=60") ;; # ZooKeeper 3.8's default, spelled out
+	--max-client-cnxns) [[ ${4:-} =~ ^[0-9]+$ ]] || die "--max-client-cnxns needs a number"; limit=("maxClientCnxns=$4") ;;
+	*) die "start PORT [--default-limits | --max-client-cnxns N]" ;;
+	esac
 	dir=$STATE_ROOT/$port
 	stop_dir "$dir"
 	rm -rf "$dir"
-	write_cfg "$dir" "$port"
+	write_cfg "$dir" "$port" "${limit[@]}" # a later key wins in zoo.cfg
 	launch "$dir" org.apache.zookeeper.server.ZooKeeperServerMain
 	wait_serving "$port" 30 || { cat "$dir/server.log" >&2; die "server on port $port did not start"; }
 	echo "127.0.0.1:$port"
@@ -159,7 +171,7 @@ mode)
 	mode "${2:-21810}"
 	;;
 *)
-	sed -n '2,14p' "$0" >&2
+	sed -n '2,19p' "$0" >&2
 	exit 2
 	;;
 esac

@@ -86,6 +86,21 @@ static int dlock_redis_conn_read(dlock_redis_conn *c, int64_t deadline, const dl
 			goto io;
 		}
 		if (r) {
+			redisReply *e = r;
+
+			if (e->type == REDIS_REPLY_ERROR &&
+			    strncmp(e->str, "ERR max number of clients", 25) == 0) {
+				/* over maxclients the server answers the connect with this
+				 * and closes: a refused connection, not a failed command */
+				dlock_err_set(err, DLOCK_ECONNECT, 0,
+				              "%s: the server refused the connection: over its connection limit "
+				              "(maxclients, default 10000; \"%.60s\")",
+				              c->where, e->str);
+				freeReplyObject(e);
+				dlock_redis_conn_drop(c);
+				c->broken_at = dlock_now_ms();
+				return DLOCK_ECONNECT;
+			}
 			*reply = r;
 			return DLOCK_OK;
 		}

@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "dlock_zk_probe.h"
 #include "dlock_zk_reaper.h"
 #include "dlock_zk_session_int.h"
 
@@ -217,6 +218,44 @@ static int session_authenticate(dlock_session *s, int64_t deadline, const dlock_
 	return DLOCK_OK;
 }
 
+/* Waits for the first CONNECTED. When it has not come with half the connect
+ * timeout (at most 1 s) left, asks the servers why (dlock_zk_probe), then
+ * waits out the rest: a refusal that a slot freed meanwhile ends in a
+ * connection after all. Returns what the wait did, or DLOCK_ECONNECT with
+ * the reason in err. */
+static int session_wait_or_explain(dlock_session *s, const dlock_session_cfg *cfg, int64_t deadline,
+                                   const dlock_interrupt *intr, dlock_err *err)
+{
+	int64_t budget = cfg->connect_timeout_ms / 2 < 1000 ? cfg->connect_timeout_ms / 2 : 1000;
+	dlock_zk_probe_result why;
+	char where[300] = "";
+	int rc = dlock_session_wait_connected(s, deadline - budget, intr);
+
+	if (rc != DLOCK_ETIMEDOUT && rc != DLOCK_ESESSION) {
+		return rc;
+	}
+	why = dlock_zk_probe(s->hosts, budget - budget / 8, where, sizeof(where));
+	rc = dlock_session_wait_connected(s, deadline, intr);
+	if (rc != DLOCK_ETIMEDOUT && rc != DLOCK_ESESSION) {
+		return rc;
+	}
+	if (why == DLOCK_ZK_PROBE_REFUSED) { /* err->msg holds 255 characters */
+		return dlock_err_set(err, DLOCK_ECONNECT, ZCONNECTIONLOSS,
+		                     "ZooKeeper at %.64s closed every connection at once for %lld ms: over "
+		                     "its connection limit (maxClientCnxns, default 60 per client "
+		                     "address); raise it or keep fewer sessions (dlock.idle_close)",
+		                     where, (long long)cfg->connect_timeout_ms);
+	}
+	return dlock_err_set(err, DLOCK_ECONNECT, ZCONNECTIONLOSS,
+	                     "could not connect to ZooKeeper at \"%.96s\" within %lld ms%s", s->hosts,
+	                     (long long)cfg->connect_timeout_ms,
+	                     why == DLOCK_ZK_PROBE_DOWN ? ": nothing listens there"
+	                     : why == DLOCK_ZK_PROBE_SILENT
+	                         ? ": the server takes TCP connections but no session came "
+	                           "(overloaded, or a queue of connections over maxClientCnxns)"
+	                         : "");
+}
+
 int dlock_session_open(const dlock_session_cfg *cfg, const dlock_interrupt *intr,
                        dlock_session **out, dlock_err *err)
 {
@@ -279,11 +318,8 @@ int dlock_session_open(const dlock_session_cfg *cfg, const dlock_interrupt *intr
 		rc = dlock_err_set(err, DLOCK_ENOMEM, 0, "cannot start the cleanup thread");
 		goto fail;
 	}
-	rc = dlock_session_wait_connected(s, deadline, intr);
-	if (rc == DLOCK_ETIMEDOUT || rc == DLOCK_ESESSION) {
-		rc = dlock_err_set(err, DLOCK_ECONNECT, ZCONNECTIONLOSS,
-		                   "could not connect to ZooKeeper at \"%.128s\" within %lld ms", s->hosts,
-		                   (long long)cfg->connect_timeout_ms);
+	rc = session_wait_or_explain(s, cfg, deadline, intr, err);
+	if (rc == DLOCK_ECONNECT) {
 		goto fail;
 	}
 	if (rc == DLOCK_EINTR) {

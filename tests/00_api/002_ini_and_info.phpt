@@ -26,6 +26,7 @@ dlock.async_release | '1' | PHP_INI_ALL
 dlock.connect_timeout | '5' | PHP_INI_ALL
 dlock.dsn | '' | PHP_INI_ALL
 dlock.hosts | '127.0.0.1:2181' | PHP_INI_ALL
+dlock.idle_close | '0' | PHP_INI_ALL
 dlock.lease | '30' | PHP_INI_ALL
 dlock.log_file | '' | PHP_INI_SYSTEM
 dlock.max_hold | '0' | PHP_INI_ALL

@@ -1,5 +1,5 @@
 --TEST--
-An unreachable server: DistributedLockConnectionException within connect_timeout
+An unreachable server: DistributedLockConnectionException within connect_timeout, saying that nothing listens there
 --EXTENSIONS--
 dlock
 --FILE--
@@ -20,7 +20,7 @@ try {
 }
 ?>
 --EXPECT--
-/dlock-tests/unreachable: could not connect to ZooKeeper at "127.0.0.1:1" within 500 ms
+/dlock-tests/unreachable: could not connect to ZooKeeper at "127.0.0.1:1" within 500 ms: nothing listens there
 bool(true)
 bool(false)
 DistributedLockConnectionException
