@@ -8,10 +8,17 @@
 static dlock_held *held_head; /* entries of holding locks */
 static pthread_mutex_t held_mu = PTHREAD_MUTEX_INITIALIZER;
 
-void dlock_held_add(dlock_held *e)
+void dlock_held_add(dlock_held *e, const void *family, void *owner, dlock_kind kind,
+                    const char *path, const char *space, const char *node)
 {
 	pthread_mutex_lock(&held_mu);
 	if (!e->prev) {
+		e->family = family;
+		e->owner = owner;
+		e->kind = kind;
+		e->path = path;
+		e->space = space;
+		e->node = node;
 		e->pid = (long)getpid();
 		e->next = held_head;
 		if (held_head) {

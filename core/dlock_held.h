@@ -38,9 +38,13 @@ typedef struct dlock_held {
 	struct dlock_held **prev; /* where this entry is linked from; NULL while unlinked */
 } dlock_held;
 
-/* Links / unlinks e (each idempotent; add records the calling process).
- * The borrowed strings must stay valid while e is linked. */
-void dlock_held_add(dlock_held *e);
+/* Fills e (family, owner, kind, path, space and node as in dlock_held) and
+ * links it, recording the calling process; idempotent. The borrowed strings
+ * must stay valid while e is linked. */
+void dlock_held_add(dlock_held *e, const void *family, void *owner, dlock_kind kind,
+                    const char *path, const char *space, const char *node);
+
+/* Unlinks e (idempotent). */
 void dlock_held_remove(dlock_held *e);
 
 /* The entry after `prev` (NULL: the first) that this process linked, other

@@ -246,12 +246,7 @@ static int rl_granted(dlock_handle *h, long long count, long long token, int64_t
 	(void)count; /* nested holds are the handle's: the server says 1 */
 	l->held = 1;
 	l->token = token;
-	l->reg.family = &dlock_redis_backend;
-	l->reg.owner = l;
-	l->reg.kind = h->kind;
-	l->reg.path = h->path;
-	l->reg.space = l->space;
-	dlock_held_add(&l->reg);
+	dlock_held_add(&l->reg, &dlock_redis_backend, l, h->kind, h->path, l->space, NULL);
 	return DLOCK_OK;
 }
 

@@ -280,12 +280,7 @@ static int sl_acquire(dlock_handle *h, const dlock_acquire_req *req, dlock_err *
 			l->pid = getpid();
 			l->lost = 0;
 			e->users++;
-			l->reg.family = &sl_family;
-			l->reg.owner = l;
-			l->reg.kind = h->kind;
-			l->reg.path = h->path;
-			l->reg.space = l->space;
-			dlock_held_add(&l->reg);
+			dlock_held_add(&l->reg, &sl_family, l, h->kind, h->path, l->space, NULL);
 			return DLOCK_OK;
 		}
 		free(sname);

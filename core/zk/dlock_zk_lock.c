@@ -42,13 +42,7 @@ static void lock_register(dlock_lock *l)
 {
 	static const char family = 'z';
 
-	l->reg.family = &family;
-	l->reg.owner = l;
-	l->reg.kind = l->kind;
-	l->reg.path = l->path;
-	l->reg.node = l->node;
-	l->reg.space = l->hosts;
-	dlock_held_add(&l->reg);
+	dlock_held_add(&l->reg, &family, l, l->kind, l->path, l->hosts, l->node);
 }
 
 /* The acquires under way on this thread, innermost first: one interrupted by
