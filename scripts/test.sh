@@ -4,7 +4,12 @@
 # ends with one line "N passed, N failed". A skipped test counts as failed: the
 # script starts its own server, so nothing has a reason to skip.
 #   scripts/test.sh [run-tests.php args or test paths]   (default: tests/)
-#   DLOCK_TEST_PORT=21810   where to start the server
+#   DLOCK_TEST_PORT=21810   where to start the server; the tests that start
+#                           their own ZooKeeper or php-fpm use ports from this
+#                           + 20 to + 500 (tests/inc/helpers.inc dlt_zk_port),
+#                           the fault checker from + 1190 (DLOCK_TORTURE_PORT)
+#                           and the benchmark smoke run from + 40 (DLOCK_BENCH_*):
+#                           a second run with every base port 1400 away never collides
 #   DLOCK_TEST_REDIS_PORT=26379  where to start the test Redis (tests that break
 #                           their own Redis use ports from this + 10 on)
 #   DLOCK_TEST_PG_PORT=23432, DLOCK_TEST_MYSQL_PORT=23306  where to start the test
@@ -23,7 +28,10 @@ scripts/setup.sh || { echo "0 passed, 1 failed"; exit 1; }
 port=${DLOCK_TEST_PORT:-21810}
 hosts=$(scripts/zk.sh start "$port") || { echo "test: ZooKeeper did not start"; echo "0 passed, 1 failed"; exit 1; }
 trap 'scripts/zk.sh stop "$port"' EXIT
-export DLOCK_TEST_HOSTS=$hosts
+export DLOCK_TEST_HOSTS=$hosts DLOCK_TEST_PORT=$port
+export DLOCK_TORTURE_PORT=${DLOCK_TORTURE_PORT:-$((port + 1190))}
+export DLOCK_BENCH_PORT=${DLOCK_BENCH_PORT:-$((port + 40))} DLOCK_BENCH_REDIS_PORT=${DLOCK_BENCH_REDIS_PORT:-$((port + 50))}
+export DLOCK_BENCH_PG_PORT=${DLOCK_BENCH_PG_PORT:-$((port + 70))} DLOCK_BENCH_MYSQL_PORT=${DLOCK_BENCH_MYSQL_PORT:-$((port + 80))}
 export DLOCK_ZK_SCRIPT=$PWD/scripts/zk.sh
 echo "test: ZooKeeper at $hosts"
 redis_port=${DLOCK_TEST_REDIS_PORT:-26379}
