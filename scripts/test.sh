@@ -74,7 +74,11 @@ done
 
 echo "== style (clang-format with the repo's .clang-format; dlock_arginfo.h is generated)"
 mapfile -t c_files < <(git ls-files '*.c' '*.h' 2>/dev/null | grep -v '^dlock_arginfo\.h$')
-if ((${#c_files[@]} == 0)) || clang-format --dry-run --Werror "${c_files[@]}"; then
+# DLOCK_STYLE_ELSEWHERE=why: another run checks the style (scripts/matrix.sh: the
+# repo's .clang-format is Debian 12's clang-format 14; newer ones format differently)
+if [[ -n ${DLOCK_STYLE_ELSEWHERE:-} ]]; then
+	echo "style: not checked here ($DLOCK_STYLE_ELSEWHERE)"
+elif ((${#c_files[@]} == 0)) || clang-format --dry-run --Werror "${c_files[@]}"; then
 	passed=$((passed + 1))
 else
 	failed=$((failed + 1))
