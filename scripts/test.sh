@@ -122,11 +122,12 @@ phpt() {
 	log=$(mktemp)
 	NO_INTERACTION=1 NO_COLOR=1 TEST_PHP_EXECUTABLE=$(command -v php) \
 		php -n build/run-tests-noretry.php -n -d "extension=$PWD/modules/dlock.so" -P -q --show-diff \
-		-j2 --set-timeout 900 "$@" 2>&1 | tee "$log" |
+		-j2 --set-timeout 900 "$@" 2>&1 | tee "$log" | tr '\r' '\n' |
 		grep -aE '^(FAIL|SKIP|BORK|LEAK)|^[0-9]+[+-] |Tests (passed|failed|skipped|warned)' | head -400
 	count() { sed -n "s/^Tests $1 *: *\([0-9]*\).*/\1/p" "$log" | head -1; }
 	tp=$(count passed) tf=$(count failed) ts=$(count skipped) tw=$(count warned)
-	tb=$(grep -ac '^BORK' "$log" || true) tl=$(grep -ac '^LEAK' "$log" || true)
+	# a result line can follow the progress line after a carriage return
+	tb=$(tr '\r' '\n' <"$log" | grep -ac '^BORK' || true) tl=$(tr '\r' '\n' <"$log" | grep -ac '^LEAK' || true)
 	if [[ -z "$tp" ]]; then
 		tail -30 "$log"
 		failed=$((failed + 1))
