@@ -557,7 +557,7 @@ void php_dlock_lock_classes_init(void)
 	dlock_ce_lock->create_object = php_dlock_create;
 	dlock_ce_semaphore->create_object = php_dlock_create;
 	memcpy(&dlock_lock_handlers, zend_get_std_object_handlers(), sizeof(zend_object_handlers));
-	dlock_lock_handlers.offset = XtOffsetOf(php_dlock_obj, std);
+	dlock_lock_handlers.offset = offsetof(php_dlock_obj, std);
 	dlock_lock_handlers.free_obj = php_dlock_free;
 	dlock_lock_handlers.clone_obj = NULL;
 	dlock_lock_handlers.get_debug_info = php_dlock_debug_info;

@@ -283,22 +283,26 @@ PHP_METHOD(DistributedMultiLock, tryAcquire)
 	php_dlock_multi_acquire(o, 0, return_value);
 }
 
-/* Releases every lock (reverse order), even when one fails; the first
- * failure is thrown at the end with later ones chained to it. */
+/* Releases every lock (reverse order), even when one fails; the failures are
+ * thrown at the end as one chain, each with the earlier ones as its previous
+ * (what zend_exception_save()/restore() did; PHP 8.6 removed them). */
 static void php_dlock_multi_release_all(php_dlock_multi_obj *o)
 {
 	uint32_t i = o->count;
-	bool failed = false;
+	zend_object *saved = NULL, *ex;
 
 	while (i-- > 0) {
 		php_dlock_obj_release(php_dlock_multi_at(o, i));
 		if (EG(exception)) {
-			zend_exception_save();
-			failed = true;
+			ex = EG(exception);
+			GC_ADDREF(ex);
+			zend_clear_exception();
+			zend_exception_set_previous(ex, saved); /* takes saved's reference */
+			saved = ex;
 		}
 	}
-	if (failed) {
-		zend_exception_restore();
+	if (saved) {
+		zend_throw_exception_internal(saved);
 	}
 }
 
@@ -455,7 +459,7 @@ void php_dlock_multi_class_init(void)
 {
 	dlock_ce_multi->create_object = php_dlock_multi_create;
 	memcpy(&dlock_multi_handlers, zend_get_std_object_handlers(), sizeof(zend_object_handlers));
-	dlock_multi_handlers.offset = XtOffsetOf(php_dlock_multi_obj, std);
+	dlock_multi_handlers.offset = offsetof(php_dlock_multi_obj, std);
 	dlock_multi_handlers.free_obj = php_dlock_multi_free;
 	dlock_multi_handlers.clone_obj = NULL;
 	dlock_multi_handlers.get_gc = php_dlock_multi_get_gc;

@@ -143,7 +143,7 @@ void php_dlock_rw_class_init(void)
 {
 	dlock_ce_rw->create_object = php_dlock_rw_create;
 	memcpy(&dlock_rw_handlers, zend_get_std_object_handlers(), sizeof(zend_object_handlers));
-	dlock_rw_handlers.offset = XtOffsetOf(php_dlock_rw_obj, std);
+	dlock_rw_handlers.offset = offsetof(php_dlock_rw_obj, std);
 	dlock_rw_handlers.free_obj = php_dlock_rw_free;
 	dlock_rw_handlers.clone_obj = NULL;
 	dlock_rw_handlers.get_gc = php_dlock_rw_get_gc;

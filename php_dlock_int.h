@@ -4,6 +4,8 @@
 #ifndef PHP_DLOCK_INT_H
 #define PHP_DLOCK_INT_H
 
+#include <stddef.h> /* offsetof */
+
 #include "php.h"
 #include "core/dlock_core.h"
 
@@ -37,17 +39,17 @@ typedef struct php_dlock_multi_obj {
 
 static inline php_dlock_obj *php_dlock_from_obj(zend_object *obj)
 {
-	return (php_dlock_obj *)((char *)obj - XtOffsetOf(php_dlock_obj, std));
+	return (php_dlock_obj *)((char *)obj - offsetof(php_dlock_obj, std));
 }
 
 static inline php_dlock_rw_obj *php_dlock_rw_from_obj(zend_object *obj)
 {
-	return (php_dlock_rw_obj *)((char *)obj - XtOffsetOf(php_dlock_rw_obj, std));
+	return (php_dlock_rw_obj *)((char *)obj - offsetof(php_dlock_rw_obj, std));
 }
 
 static inline php_dlock_multi_obj *php_dlock_multi_from_obj(zend_object *obj)
 {
-	return (php_dlock_multi_obj *)((char *)obj - XtOffsetOf(php_dlock_multi_obj, std));
+	return (php_dlock_multi_obj *)((char *)obj - offsetof(php_dlock_multi_obj, std));
 }
 
 #define Z_DLOCK_P(zv)       php_dlock_from_obj(Z_OBJ_P(zv))

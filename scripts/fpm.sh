@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# Starts, drives and stops a throwaway php-fpm (Debian's php-fpm8.2) with this
+# Starts, drives and stops a throwaway php-fpm (Debian's php-fpmX.Y) with this
 # build of dlock, for the tests that need real workers (tests/08_fpm): forked
 # children, pm.max_requests recycling, request_terminate_timeout kills and
 # fastcgi_finish_request(), none of which `php -S` has.
 #
 #   scripts/fpm.sh start PORT [pool option ...]
-#       php-fpm8.2 -n -R (as root), pm = static, pm.max_children = 2, listening on
+#       php-fpmX.Y -n -R (as root), pm = static, pm.max_children = 2, listening on
 #       127.0.0.1:PORT, clear_env = no (DLOCK_TEST_HOSTS etc. reach the scripts),
 #       catch_workers_output = yes. Each pool option is one "key=value" line of
 #       the pool section and overrides the default of that key, e.g.
@@ -24,13 +24,22 @@
 #   scripts/fpm.sh log PORT     prints the pool's error log (worker output, kills)
 #
 # DLOCK_SO: the extension to load (default: modules/dlock.so of this checkout).
+# DLOCK_FPM_BIN: the php-fpm binary (default: php-fpmX.Y for the X.Y of `php`
+# on PATH, Debian's name, else php-fpm).
 # State lives in ${DLOCK_FPM_STATE:-/tmp/dlock-fpm}/<port>/ (fpm.conf, fpm.pid,
 # fpm.log, workers). Nothing here binds or contacts any address but 127.0.0.1.
 set -uo pipefail
 
 STATE_ROOT=${DLOCK_FPM_STATE:-/tmp/dlock-fpm}
 HOST=127.0.0.1
-FPM=${DLOCK_FPM_BIN:-php-fpm8.2}
+# the php-fpm of the PHP at hand: DLOCK_FPM_BIN, else php-fpmX.Y for `php`'s X.Y
+fpm_bin() {
+	local v
+	[[ -n ${DLOCK_FPM_BIN:-} ]] && { echo "$DLOCK_FPM_BIN"; return; }
+	v=$(php -n -r 'echo PHP_MAJOR_VERSION, ".", PHP_MINOR_VERSION;' 2>/dev/null)
+	if [[ -n $v ]] && command -v "php-fpm$v" >/dev/null; then echo "php-fpm$v"; else echo php-fpm; fi
+}
+FPM=$(fpm_bin)
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 SO=${DLOCK_SO:-$ROOT/modules/dlock.so}
 

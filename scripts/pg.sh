@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Starts and stops throwaway PostgreSQL servers on 127.0.0.1 for the tests of
-# dlock's PostgreSQL backend. Debian's postgresql 15, no systemd. initdb and
+# dlock's PostgreSQL backend. Debian's postgresql (any major), no systemd. initdb and
 # pg_ctl refuse to run as root, so they run as the postgres user (runuser);
 # the data dir is owned by postgres, the rest of this script works as root.
 #
@@ -71,7 +71,19 @@ HOST=127.0.0.1
 ROLE=dlock
 ROLE_PASS=dlock
 DB_NAME=dlock
-BIN=${DLOCK_PG_BIN:-/usr/lib/postgresql/15/bin}
+# the server's bin dir: DLOCK_PG_BIN, else the newest /usr/lib/postgresql/<N>/bin
+# with an initdb (Debian 12 has 15, Debian 13 17, sid 18)
+pg_bin() {
+	local d best="" n bestn=0
+	[[ -n ${DLOCK_PG_BIN:-} ]] && { echo "$DLOCK_PG_BIN"; return; }
+	for d in /usr/lib/postgresql/*/bin; do
+		n=${d#/usr/lib/postgresql/}
+		n=${n%%/*}
+		[[ $n =~ ^[0-9]+$ && -x $d/initdb ]] && ((n > bestn)) && { bestn=$n; best=$d; }
+	done
+	echo "${best:-/usr/lib/postgresql/15/bin}"
+}
+BIN=$(pg_bin)
 
 die() { echo "pg.sh: $*" >&2; exit 1; }
 

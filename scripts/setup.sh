@@ -2,11 +2,15 @@
 # Installs what dlock needs on Debian 12 (when missing) and builds the extension
 # into modules/dlock.so. Safe to run again: it only does what is not done yet.
 #   DLOCK_EXTRA_PACKAGES="..."  more Debian packages to install (tests add peers)
+#   DLOCK_PACKAGES_PRESENT=1    do not check or install packages (a chroot of
+#                               scripts/matrix.sh, whose Debian names differ and
+#                               which has no network while its tests run)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages="make gcc libc6-dev php-cli php-dev libzookeeper-mt-dev libhiredis-dev libpq-dev libmariadb-dev pkg-config libzookeeper-java default-jre-headless php-parser ${DLOCK_EXTRA_PACKAGES:-}"
 missing=()
+[[ ${DLOCK_PACKAGES_PRESENT:-0} == 1 ]] && packages=""
 for p in $packages; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done

@@ -4,7 +4,12 @@
 # ends with one line "N passed, N failed". A skipped test counts as failed: the
 # script starts its own server, so nothing has a reason to skip.
 #   scripts/test.sh [run-tests.php args or test paths]   (default: tests/)
-#   DLOCK_TEST_PORT=21810   where to start the server
+#   DLOCK_TEST_PORT=21810   where to start the server; the tests that start
+#                           their own ZooKeeper or php-fpm use ports from this
+#                           + 20 to + 500 (tests/inc/helpers.inc dlt_zk_port),
+#                           the fault checker from + 1190 (DLOCK_TORTURE_PORT)
+#                           and the benchmark smoke run from + 40 (DLOCK_BENCH_*):
+#                           a second run with every base port 1400 away never collides
 #   DLOCK_TEST_REDIS_PORT=26379  where to start the test Redis (tests that break
 #                           their own Redis use ports from this + 10 on)
 #   DLOCK_TEST_PG_PORT=23432, DLOCK_TEST_MYSQL_PORT=23306  where to start the test
@@ -23,7 +28,10 @@ scripts/setup.sh || { echo "0 passed, 1 failed"; exit 1; }
 port=${DLOCK_TEST_PORT:-21810}
 hosts=$(scripts/zk.sh start "$port") || { echo "test: ZooKeeper did not start"; echo "0 passed, 1 failed"; exit 1; }
 trap 'scripts/zk.sh stop "$port"' EXIT
-export DLOCK_TEST_HOSTS=$hosts
+export DLOCK_TEST_HOSTS=$hosts DLOCK_TEST_PORT=$port
+export DLOCK_TORTURE_PORT=${DLOCK_TORTURE_PORT:-$((port + 1190))}
+export DLOCK_BENCH_PORT=${DLOCK_BENCH_PORT:-$((port + 40))} DLOCK_BENCH_REDIS_PORT=${DLOCK_BENCH_REDIS_PORT:-$((port + 50))}
+export DLOCK_BENCH_PG_PORT=${DLOCK_BENCH_PG_PORT:-$((port + 70))} DLOCK_BENCH_MYSQL_PORT=${DLOCK_BENCH_MYSQL_PORT:-$((port + 80))}
 export DLOCK_ZK_SCRIPT=$PWD/scripts/zk.sh
 echo "test: ZooKeeper at $hosts"
 redis_port=${DLOCK_TEST_REDIS_PORT:-26379}
@@ -67,7 +75,11 @@ done
 
 echo "== style (clang-format with the repo's .clang-format; dlock_arginfo.h is generated)"
 mapfile -t c_files < <(git ls-files '*.c' '*.h' 2>/dev/null | grep -v '^dlock_arginfo\.h$')
-if ((${#c_files[@]} == 0)) || clang-format --dry-run --Werror "${c_files[@]}"; then
+# DLOCK_STYLE_ELSEWHERE=why: another run checks the style (scripts/matrix.sh: the
+# repo's .clang-format is Debian 12's clang-format 14; newer ones format differently)
+if [[ -n ${DLOCK_STYLE_ELSEWHERE:-} ]]; then
+	echo "style: not checked here ($DLOCK_STYLE_ELSEWHERE)"
+elif ((${#c_files[@]} == 0)) || clang-format --dry-run --Werror "${c_files[@]}"; then
 	passed=$((passed + 1))
 else
 	failed=$((failed + 1))
@@ -111,11 +123,12 @@ phpt() {
 	log=$(mktemp)
 	NO_INTERACTION=1 NO_COLOR=1 TEST_PHP_EXECUTABLE=$(command -v php) \
 		php -n build/run-tests-noretry.php -n -d "extension=$PWD/modules/dlock.so" -P -q --show-diff \
-		-j2 --set-timeout 900 "$@" 2>&1 | tee "$log" |
+		-j2 --set-timeout 900 "$@" 2>&1 | tee "$log" | tr '\r' '\n' |
 		grep -aE '^(FAIL|SKIP|BORK|LEAK)|^[0-9]+[+-] |Tests (passed|failed|skipped|warned)' | head -400
 	count() { sed -n "s/^Tests $1 *: *\([0-9]*\).*/\1/p" "$log" | head -1; }
 	tp=$(count passed) tf=$(count failed) ts=$(count skipped) tw=$(count warned)
-	tb=$(grep -ac '^BORK' "$log" || true) tl=$(grep -ac '^LEAK' "$log" || true)
+	# a result line can follow the progress line after a carriage return
+	tb=$(tr '\r' '\n' <"$log" | grep -ac '^BORK' || true) tl=$(tr '\r' '\n' <"$log" | grep -ac '^LEAK' || true)
 	if [[ -z "$tp" ]]; then
 		tail -30 "$log"
 		failed=$((failed + 1))

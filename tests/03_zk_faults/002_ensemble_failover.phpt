@@ -9,7 +9,7 @@ servers
 --FILE--
 <?php
 require __DIR__ . '/../inc/helpers.inc';
-$base = 21830;
+$base = dlt_zk_port(20);
 $hosts = dlt_zk('start-ensemble', (string) $base);
 echo "ensemble up\n";
 $path = '/dlock-tests/faults-ensemble';

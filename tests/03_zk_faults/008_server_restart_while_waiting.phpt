@@ -9,7 +9,7 @@ servers
 --FILE--
 <?php
 require __DIR__ . '/../inc/helpers.inc';
-$port = '21840';
+$port = (string) dlt_zk_port(30);
 $hosts = dlt_zk('start', $port);
 $opts = ['hosts' => $hosts, 'session_timeout' => 10000];
 $path = '/dlock-tests/faults-restart';

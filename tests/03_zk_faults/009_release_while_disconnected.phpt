@@ -9,7 +9,7 @@ servers
 --FILE--
 <?php
 require __DIR__ . '/../inc/helpers.inc';
-$port = '21841';
+$port = (string) dlt_zk_port(31);
 $hosts = dlt_zk('start', $port);
 /* a long session: only the guaranteed delete, not expiry, can free the lock in time */
 $opts = ['hosts' => $hosts, 'session_timeout' => 30000, 'connect_timeout' => 1];

@@ -9,7 +9,7 @@ servers
 --FILE--
 <?php
 require __DIR__ . '/../inc/helpers.inc';
-$port = '21850';
+$port = (string) dlt_zk_port(40);
 $hosts = dlt_zk('start', $port);
 $opts = ['hosts' => $hosts, 'session_timeout' => 20000, 'connect_timeout' => 10];
 $path = dlt_path('safety-nested-release');

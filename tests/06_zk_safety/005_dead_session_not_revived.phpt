@@ -9,7 +9,7 @@ servers
 --FILE--
 <?php
 require __DIR__ . '/../inc/helpers.inc';
-$port = '21851';
+$port = (string) dlt_zk_port(41);
 $hosts = dlt_zk('start', $port);
 $path = dlt_path('safety-revive');
 $a = dlt_spawn('

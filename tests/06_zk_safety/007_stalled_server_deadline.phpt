@@ -10,7 +10,7 @@ servers
 --FILE--
 <?php
 require __DIR__ . '/../inc/helpers.inc';
-$port = '21852';
+$port = (string) dlt_zk_port(42);
 $hosts = dlt_zk('start', $port);
 $state = getenv('DLOCK_ZK_STATE') ?: '/tmp/dlock-zk';
 $java = (int) file_get_contents("$state/$port/pid");

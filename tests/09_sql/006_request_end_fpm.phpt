@@ -10,11 +10,9 @@ pdo_mysql
 <?php
 require __DIR__ . '/../inc/sql.inc';
 dlt_sql_skipif();
-foreach (['php-fpm8.2' => 'php-fpm', 'cgi-fcgi' => 'libfcgi-bin'] as $bin => $pkg) {
-    exec('command -v ' . $bin, $out, $rc);
-    if ($rc !== 0) {
-        die("skip $bin not installed (apt-get install $pkg)");
-    }
+require __DIR__ . '/../inc/fpm.inc';
+if (($why = dlt_fpm_missing()) !== '') {
+    die("skip $why");
 }
 ?>
 --FILE--
