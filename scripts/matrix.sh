@@ -58,7 +58,7 @@ COMMON="make gcc libc6-dev pkg-config git ca-certificates procps php-cli php-dev
  libzookeeper-mt-dev libzookeeper-java default-jre-headless libhiredis-dev libpq-dev libmariadb-dev
  redis-server redis-sentinel postgresql mariadb-server pgbouncer php-fpm libfcgi-bin php-pgsql
  php-mysql php-redis php-pear default-jdk-headless libcurator-recipes-java python3-kazoo clang-format
- valgrind
+ valgrind libssl-dev openssl iproute2
  php-symfony-lock php-symfony-semaphore php-illuminate-cache php-illuminate-container
  php-illuminate-config phpunit composer"
 # the leg's own PHP (sid's default is 8.4: these come from experimental)
@@ -158,7 +158,19 @@ if ! make -j2 CFLAGS="-g -O2 -Wall -Wextra -Werror" >build.log 2>&1; then
 	grep -E "warning|error" build.log | head -40; echo "build: failed (-Wall -Wextra -Werror)"; echo "0 passed, 1 failed"; exit 1
 fi
 echo "build: modules/dlock.so with -Wall -Wextra -Werror, $(grep -c "warning:" build.log) warnings"
-DLOCK_PACKAGES_PRESENT=1 DLOCK_TORTURE_SECONDS=0 DLOCK_STYLE_ELSEWHERE="the 8.2 leg checks it with clang-format 14" \
+# phpredis (which tests/07_redis/031 and 032 drive, as symfony/lock and
+# Laravel do) has no Debian build for every PHP: where it is missing, those
+# two are left out, said here, not skipped silently
+if [[ -z $TESTS ]] && ! php -m | grep -qx redis; then
+	find tests -name "*.phpt" | grep -v -e 07_redis/031_ -e 07_redis/032_ | sort >build/leg-tests.txt
+	TESTS="-r build/leg-tests.txt"
+	echo "not run on this PHP: tests/07_redis/031, 032 (they need the redis extension, phpredis, which Debian does not build for PHP $(php -r "echo PHP_MAJOR_VERSION, \".\", PHP_MINOR_VERSION;"))"
+fi
+# the chroot has no network (its own namespace): the bridges run against the
+# framework versions Debian ships there; the Composer legs run on the 8.2 leg
+# trixie and sid ship hiredis 1.x with hiredis_ssl: rediss:// must be built
+DLOCK_TEST_EXPECT_REDIS_TLS=1 DLOCK_BRIDGES_COMPOSER=0 DLOCK_PACKAGES_PRESENT=1 DLOCK_TORTURE_SECONDS=0 \
+	DLOCK_STYLE_ELSEWHERE="the 8.2 leg checks it with clang-format 14" \
 	scripts/test.sh $TESTS 2>&1 | tee build/leg-test.log | tail -150
 line=$(tail -1 build/leg-test.log)
 [[ $line =~ ^([0-9]+)\ passed,\ ([0-9]+)\ failed$ ]] || { echo "0 passed, 1 failed"; exit 1; }
