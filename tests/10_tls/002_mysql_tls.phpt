@@ -19,7 +19,7 @@ $dir = dirname(explode('ssl-ca=', $dsn)[1] ?? '');
 dlt_check(str_contains($dsn, 'ssl-mode=VERIFY_IDENTITY') && is_file("$dir/ca.pem") && is_file("$dir/other-ca.pem"),
     'mysql.sh start-tls prints a VERIFY_IDENTITY DSN and leaves a test CA and a wrong CA', $dsn);
 $root = new PDO("mysql:host=127.0.0.1;port=$port", 'root', '', [PDO::ATTR_ERRMODE => PDO::ERRMODE_EXCEPTION,
-    PDO::MYSQL_ATTR_SSL_CA => "$dir/ca.pem", PDO::MYSQL_ATTR_SSL_VERIFY_SERVER_CERT => false]);
+    dlt_pdo_mysql_attr('SSL_CA') => "$dir/ca.pem", dlt_pdo_mysql_attr('SSL_VERIFY_SERVER_CERT') => false]);
 $tlsAccepts = fn() => (int) $root->query("SHOW GLOBAL STATUS LIKE 'Ssl_finished_accepts'")->fetch(PDO::FETCH_NUM)[1];
 dlt_check($root->query("SELECT @@require_secure_transport")->fetchColumn() == 1, 'the server refuses TCP sessions without TLS (require_secure_transport)');
 

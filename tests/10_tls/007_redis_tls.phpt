@@ -98,7 +98,9 @@ $r = new DistributedReadWriteLock($argv[1], $o); echo $r->readLock()->tryAcquire
         'a certificate for another name (sni=other.example)' => ["$dsn&sni=other.example", 'hostname mismatch'],
         'an expired certificate' => [$expired, 'certificate has expired'],
         'no cacert: the system store does not know the test CA' => ["rediss://localhost:$port", "the server's certificate was refused"],
-        'a plain-text Redis behind rediss://' => ["rediss://localhost:$plainPort?cacert=$dir/ca.pem", 'TLS handshake failed'],
+        /* an older redis-server closes on the ClientHello at once, a newer one waits for more:
+         * either way a connection exception within connect_timeout, never clear text */
+        'a plain-text Redis behind rediss://' => ["rediss://localhost:$plainPort?cacert=$dir/ca.pem", ['TLS handshake failed', 'no TLS handshake within connect_timeout']],
         'a server that never answers the TLS handshake' => ["rediss://localhost:$silentPort?cacert=$dir/ca.pem", 'no TLS handshake within connect_timeout'],
         'a cacert file that does not exist' => ["rediss://localhost:$port?cacert=$dir/nope.pem", "cannot load cacert $dir/nope.pem"],
     ];
@@ -108,8 +110,9 @@ $r = new DistributedReadWriteLock($argv[1], $o); echo $r->readLock()->tryAcquire
         $ct = 3;
         $x = new DistributedLock($name, ['dsn' => $d, 'connect_timeout' => $ct]);
         [$cls, $dt] = dlt_throws(fn() => $x->acquire(10), $msg);
-        dlt_check($cls === 'DistributedLockConnectionException' && str_contains($msg, $why) && $dt < $ct + 1.5 && !$x->isAcquired(),
-            "$what: DistributedLockConnectionException ($why) within connect_timeout", [$cls, $msg, $dt]);
+        $whys = (array) $why;
+        dlt_check($cls === 'DistributedLockConnectionException' && array_filter($whys, fn($w) => str_contains($msg, $w)) && $dt < $ct + 1.5 && !$x->isAcquired(),
+            "$what: DistributedLockConnectionException (" . implode(' or ', $whys) . ") within connect_timeout", [$cls, $msg, $dt]);
     }
     fclose($silent);
     /* verify=off: connects to the wrong CA's server, with a warning once per process */
