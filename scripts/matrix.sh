@@ -161,15 +161,15 @@ echo "build: modules/dlock.so with -Wall -Wextra -Werror, $(grep -c "warning:" b
 # phpredis (which tests/07_redis/031 and 032 drive, as symfony/lock and
 # Laravel do) has no Debian build for every PHP: where it is missing, those
 # two are left out, said here, not skipped silently
-if [[ -z $TESTS ]] && ! php -m | grep -qx redis; then
-	find tests -name "*.phpt" | grep -v -e 07_redis/031_ -e 07_redis/032_ | sort >build/leg-tests.txt
-	TESTS="-r build/leg-tests.txt"
+leave=""
+if ! php -m | grep -qx redis; then
+	leave="07_redis/031_ 07_redis/032_"
 	echo "not run on this PHP: tests/07_redis/031, 032 (they need the redis extension, phpredis, which Debian does not build for PHP $(php -r "echo PHP_MAJOR_VERSION, \".\", PHP_MINOR_VERSION;"))"
 fi
 # the chroot has no network (its own namespace): the bridges run against the
 # framework versions Debian ships there; the Composer legs run on the 8.2 leg
 # trixie and sid ship hiredis 1.x with hiredis_ssl: rediss:// must be built
-DLOCK_TEST_EXPECT_REDIS_TLS=1 DLOCK_BRIDGES_COMPOSER=0 DLOCK_PACKAGES_PRESENT=1 DLOCK_TORTURE_SECONDS=0 \
+DLOCK_TEST_LEAVE_OUT=$leave DLOCK_TEST_EXPECT_REDIS_TLS=1 DLOCK_BRIDGES_COMPOSER=0 DLOCK_PACKAGES_PRESENT=1 DLOCK_TORTURE_SECONDS=0 \
 	DLOCK_STYLE_ELSEWHERE="the 8.2 leg checks it with clang-format 14" \
 	scripts/test.sh $TESTS 2>&1 | tee build/leg-test.log | tail -150
 line=$(tail -1 build/leg-test.log)
