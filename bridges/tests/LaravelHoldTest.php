@@ -134,13 +134,21 @@ final class LaravelHoldTest extends DlockTestCase
     /** Data provider: the test Redis's DSN as given, and with an upper-case scheme (dlock accepts both). */
     public static function redisSchemes(): array
     {
-        return ['redis://' => ['redis'], 'REDIS://' => ['REDIS']];
+        return ['redis://' => ['redis'], 'REDIS://' => ['REDIS'], 'unix:// (a Unix socket)' => ['unix']];
     }
 
     /** The test Redis's options with the DSN's scheme written $scheme. */
     private function redisOptions(string $scheme = 'redis'): array
     {
         $options = $this->backendOptions('redis');
+        if ($scheme === 'unix') {
+            // the socket scripts/redis.sh gives every server it starts
+            $port = parse_url($options['dsn'])['port'] ?? 6379;
+            $sock = (getenv('DLOCK_REDIS_STATE') ?: '/tmp/dlock-redis') . "/$port/sock";
+            $this->assertFileExists($sock, 'the test Redis has no Unix socket where scripts/redis.sh puts it');
+            $options['dsn'] = "unix://$sock";
+            return $options;
+        }
         $options['dsn'] = $scheme . substr($options['dsn'], \strlen('redis'));
         return $options;
     }

@@ -426,8 +426,9 @@ class DlockLock extends Lock
 
     private static function isRedis(array $options): bool
     {
-        // dlock reads the scheme case-insensitively (REDIS:// is Redis too)
-        return \in_array(self::scheme($options), ['redis', 'redis-sentinel'], true);
+        // dlock reads the scheme case-insensitively (REDIS:// is Redis too); rediss:// is Redis
+        // over TLS, unix:///path.sock Redis over a Unix socket
+        return \in_array(self::scheme($options), ['redis', 'rediss', 'redis-sentinel', 'unix'], true);
     }
 
     /** Whether the backend stores a hold's data (ZooKeeper only). */
