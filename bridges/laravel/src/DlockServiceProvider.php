@@ -31,7 +31,12 @@ class DlockServiceProvider extends ServiceProvider
         $this->callAfterResolving('cache', function ($cache): void {
             $cache->extend('dlock', function ($app, array $config) {
                 $inner = $config['store'] ?? 'array';
-                if ($inner === ($config['name'] ?? null) || ($app['config']["cache.stores.$inner.driver"] ?? null) === 'dlock') {
+                if ($inner === ($config['name'] ?? null)) {
+                    // Laravel 11+ fills "store" with the store's own name when the
+                    // config leaves it out: that is the default, not a loop
+                    $inner = 'array';
+                }
+                if (($app['config']["cache.stores.$inner.driver"] ?? null) === 'dlock') {
                     throw new \InvalidArgumentException("dlock: cache store [$inner] cannot hold the values of a dlock store");
                 }
                 $store = new DlockStore($app['cache']->store($inner)->getStore(), $config['options'] ?? [],
