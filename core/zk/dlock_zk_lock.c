@@ -482,9 +482,7 @@ static int lock_acquire(dlock_lock *l, const dlock_acquire_opts *o, dlock_err *e
 	int rc = DLOCK_OK, tries;
 
 	if (l->held && l->node && dlock_session_owned(l->sess)) {
-		return lock_reenter(
-		    l, deadline < 0 ? dlock_hold_own_deadline(l->sess) : dlock_zk_call_deadline(deadline),
-		    err);
+		return dlock_lock_reenter(l, o, err); /* see dlock_lock_acquire() */
 	}
 	if (l->node) { /* a fork parent's hold: never ours to touch */
 		dlock_hold_forget(l);
