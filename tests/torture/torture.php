@@ -1,5 +1,5 @@
 <?php
-/* torture.php: the randomized fault checker's orchestrator (scripts/torture.sh
+/* torture.php: the randomized fault checker's orchestrator (scripts/runners/torture.sh
  * starts the servers and the proxy, then this). It keeps K contenders
  * (contender.php) running until the deadline, respawning those that end, and
  * runs a seeded fault schedule beside them:
@@ -25,10 +25,10 @@
  * the histories.
  *   php torture.php RUN SEED SECONDS K MODE DIRECT_HOSTS PROXIED_HOSTS
  *                   CONTROL_PORT SERVER_SH BASE_PORT
- * MODE standalone or ensemble: SERVER_SH is scripts/zk.sh, *_HOSTS host
- * lists; MODE redis: SERVER_SH is scripts/redis.sh, BASE_PORT the Redis
+ * MODE standalone or ensemble: SERVER_SH is scripts/servers/zk.sh, *_HOSTS host
+ * lists; MODE redis: SERVER_SH is scripts/servers/redis.sh, BASE_PORT the Redis
  * server's port, *_HOSTS redis:// DSNs; MODE postgres or mysql: SERVER_SH is
- * scripts/pg.sh or scripts/mysql.sh, BASE_PORT the server's port, *_HOSTS
+ * scripts/servers/pg.sh or scripts/servers/mysql.sh, BASE_PORT the server's port, *_HOSTS
  * postgres:// or mysql:// DSNs (user, password and database dlock). */
 
 require __DIR__ . '/check.php';
@@ -206,7 +206,7 @@ function signalable(array $c): bool
         && is_file("$run/hist-$c[pid].jsonl");
 }
 
-/** Runs scripts/zk.sh in the background; returns the process. */
+/** Runs scripts/servers/zk.sh in the background; returns the process. */
 function zk(string ...$args)
 {
     global $zksh, $run;
