@@ -3,7 +3,7 @@
  * requests in flight at once, each speaking FastCGI itself (no cgi-fcgi
  * process a request), and watches the lock server meanwhile. Used by the
  * fleet test (tests/12_fleet) and the fleet rows of the benchmark
- * (bench/fleet.sh).
+ * (bench/fleet.php).
  *
  *   php scripts/runners/fleet.php FPM_PORT SCRIPT REQUESTS CONCURRENCY SERVER_PORT [QUERY]
  *   php scripts/runners/fleet.php --count SERVER_PORT [PID]
