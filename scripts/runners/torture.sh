@@ -21,10 +21,13 @@
 # + 70, the proxy on + 71, or MariaDB (scripts/servers/mysql.sh start --durable:
 # innodb_flush_log_at_trx_commit=2, likewise) on + 80, the proxy on + 81.
 # DLOCK_TORTURE_SQL_DURABLE=0 starts them without that, to show what the judge
-# reports when a restart forgets fencing tokens. --tls (with --postgres or
-# --mysql) starts the server TLS-only (start-tls: a throwaway CA, logins
-# without TLS refused) and connects with a verified TLS DSN, through the
-# proxy too (it forwards the encrypted bytes).
+# reports when a restart forgets fencing tokens. --tls (with --postgres,
+# --mysql or --redis) starts the server TLS-only (start-tls: a throwaway CA,
+# logins without TLS refused) and connects with a verified TLS DSN, through
+# the proxy too (it forwards the encrypted bytes). On Redis that needs a
+# build with rediss:// (hiredis 1.x with hiredis_ssl: trixie, sid; Debian 12's
+# hiredis 0.14 has none); the checker's own admin commands (ACL, FLUSHALL,
+# KEYS, DEBUG SLEEP) go over the server's Unix socket.
 # Prints the seed first; the last line is
 #   torture: N operations, N faults, N violations
 # and the exit status is non-zero on any violation. Run artifacts stay in the
@@ -46,8 +49,8 @@ while (($#)); do
 	esac
 done
 [[ -n $seed ]] || seed=$(( $(od -An -N4 -tu4 /dev/urandom) % 1000000 ))
-if ((tls)) && [[ $mode != postgres && $mode != mysql ]]; then
-	echo "torture: --tls needs --postgres or --mysql (Debian's Redis and ZooKeeper clients have no TLS)" >&2
+if ((tls)) && [[ $mode != postgres && $mode != mysql && $mode != redis ]]; then
+	echo "torture: --tls needs --postgres, --mysql or --redis (Debian's ZooKeeper client has no TLS)" >&2
 	exit 2
 fi
 echo "torture: seed $seed, $seconds s, $mode$( ((tls)) && echo ' over TLS'), $k contenders"
@@ -83,17 +86,26 @@ if [[ $mode == redis ]]; then
 	server_port=$((base + 60)) server_sh=$PWD/scripts/servers/redis.sh
 	fsync=${DLOCK_TORTURE_REDIS_FSYNC:-always}
 	[[ $fsync == off ]] && aof=() || aof=(--appendfsync "$fsync")
-	scripts/servers/redis.sh start "$server_port" "${aof[@]}" >/dev/null ||
-		{ echo "torture: Redis did not start"; exit 1; }
+	if ((tls)); then
+		php -n -d "extension=$PWD/modules/dlock.so" -r 'ob_start(); phpinfo(INFO_MODULES);
+			exit(preg_match("/TLS in this build.*Redis: yes/", ob_get_clean()) ? 0 : 1);' ||
+			{ echo "torture: --redis --tls: this build has no rediss:// (hiredis without hiredis_ssl; see docs/security.md)"; exit 1; }
+		direct=$(scripts/servers/redis.sh start-tls "$server_port" "${aof[@]}") ||
+			{ echo "torture: Redis (TLS) did not start"; exit 1; }
+		export DLOCK_TORTURE_REDIS_ADMIN=unix://$DLOCK_REDIS_STATE/$server_port/sock
+	else
+		scripts/servers/redis.sh start "$server_port" "${aof[@]}" >/dev/null ||
+			{ echo "torture: Redis did not start"; exit 1; }
+		direct="redis://127.0.0.1:$server_port"
+	fi
 	[[ $fsync == always ]] || echo "torture: Redis durability weakened on purpose: appendfsync $fsync"
-	direct="redis://127.0.0.1:$server_port"
 	# the "servers" generator's second server, stalled now and then (no proxy)
 	if [[ ,${DLOCK_TORTURE_SKIP:-}, != *,servers,* ]]; then
 		server2=$((base + 62))
 		scripts/servers/redis.sh start "$server2" >/dev/null || { echo "torture: second Redis did not start"; exit 1; }
 	fi
 	pairs="$((base + 61)):$server_port"
-	proxied="redis://127.0.0.1:$((base + 61))"
+	proxied=${direct/:$server_port/:$((base + 61))}
 elif [[ $mode == postgres || $mode == mysql ]]; then
 	if [[ $mode == postgres ]]; then
 		server_port=$((base + 70)) server_sh=$PWD/scripts/servers/pg.sh

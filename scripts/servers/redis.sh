@@ -7,7 +7,7 @@
 #                                   fresh server (no RDB; AOF only when asked),
 #                                   waits for PONG, prints 127.0.0.1:PORT; it also
 #                                   listens on the Unix socket <state dir>/sock
-#   scripts/servers/redis.sh start-tls PORT [--expired]
+#   scripts/servers/redis.sh start-tls PORT [--expired | --appendfsync always|everysec|no]
 #                                   as start, but TLS only: tls-port PORT, no plain TCP
 #                                   port, a throwaway test CA made in <state dir>-tls
 #                                   (tls_certs.sh: server.pem for "localhost" only,
@@ -123,17 +123,26 @@ start)
 	echo "$HOST:$port"
 	;;
 start-tls)
-	port_ok "$port" && { (($# == 2)) || [[ $# -eq 3 && $3 == --expired ]]; } ||
-		die "usage: start-tls PORT [--expired]"
+	usage="usage: start-tls PORT [--expired | --appendfsync always|everysec|no]"
+	shift 2 || die "$usage"
+	cert=server extra=()
+	if (($#)); then
+		if [[ $1 == --expired && $# -eq 1 ]]; then
+			cert=expired
+		elif [[ $1 == --appendfsync && $# -eq 2 && $2 =~ ^(always|everysec|no)$ ]]; then
+			extra=(--appendonly yes --appendfsync "$2")
+		else
+			die "$usage"
+		fi
+	fi
+	port_ok "$port" || die "$usage"
 	certs=$STATE_ROOT/$port-tls
 	rm -rf "$certs"
 	mkdir -p "$certs" || die "cannot create $certs"
 	tls_certs "$certs" || die "cannot make the test certificates in $certs (see $certs/tls.log)"
-	cert=server
-	[[ ${3:-} == --expired ]] && cert=expired
 	CLI_TLS=(--tls --insecure) # readiness only: the expired certificate must answer too
 	start_server "$port" --port 0 --tls-port "$port" --tls-cert-file "$certs/$cert.pem" \
-		--tls-key-file "$certs/$cert.key" --tls-ca-cert-file "$certs/ca.pem" --tls-auth-clients optional
+		--tls-key-file "$certs/$cert.key" --tls-ca-cert-file "$certs/ca.pem" --tls-auth-clients optional "${extra[@]}"
 	echo "rediss://localhost:$port?cacert=$certs/ca.pem"
 	;;
 stop | kill)

@@ -13,7 +13,7 @@
  *   end   a hold ended (how), op (call, timeout, start, end, outcome), mem
  * Critical sections write through a fenced store (a file per resource keeping
  * the highest token accepted, under flock) that rejects older tokens.
- * HOSTS is a ZooKeeper host list, or a redis://, postgres:// or mysql:// DSN:
+ * HOSTS is a ZooKeeper host list, or a redis:// (rediss://), postgres:// or mysql:// DSN:
  * every kind runs on ZooKeeper and Redis (the mixes differ a little); on Redis
  * with a lease of TORTURE_LEASE renewed by the watchdog. The SQL backends run
  * the kinds they offer (TORTURE_MIX below: no semaphore on either, no
@@ -33,7 +33,7 @@ $deadline = (float) $deadline;
 mt_srand($seed);
 $pid = getmypid();
 $root = '/torture-' . intdiv($seed, 1000);  /* torture.php gives contender seeds RUNSEED*1000+n */
-$backend = preg_match('~^(redis|postgres|mysql)://~', $hosts, $m) ? $m[1] : 'zookeeper';
+$backend = preg_match('~^(redis|postgres|mysql)s?://~', $hosts, $m) ? $m[1] : 'zookeeper';
 $redis = $backend === 'redis';
 $opts = match ($backend) {
     'redis' => ['dsn' => $hosts, 'lease' => TORTURE_LEASE, 'connect_timeout' => TORTURE_CT],
@@ -1042,7 +1042,7 @@ function sc_users(): void
     if ($backend === 'redis') {
         $u = explode(',', (string) getenv('DLOCK_TORTURE_USERS'));
         foreach ([0, 1] as $i) {
-            $dsn = preg_replace('~^redis://~', "redis://{$u[$i]}@", $hosts);
+            $dsn = preg_replace('~^(rediss?)://~', "\$1://{$u[$i]}@", $hosts);
             $l = new DistributedLock("$root/m$i", ['dsn' => $dsn] + $opts);
             $id = take($l, [["m$i", 'X']], "m$i-user$i");
             if ($id !== null) {

@@ -216,6 +216,16 @@ function zk(string ...$args)
     return [$proc, $pipes[1]];
 }
 
+/** Where the checker's own commands reach the Redis on $port: TCP, or the
+ * server's Unix socket for a TLS-only server (DLOCK_TORTURE_REDIS_ADMIN, set
+ * by torture.sh --redis --tls), so the admin side needs no TLS client. */
+function redis_admin(int $port): string
+{
+    global $base;
+    $unix = getenv('DLOCK_TORTURE_REDIS_ADMIN');
+    return $port === (int) $base && $unix ? $unix : "tcp://127.0.0.1:$port";
+}
+
 /** One command to the Redis server (BASE_PORT) in raw RESP: torture.php runs
  * with php -n, without php-redis. Errors throw RuntimeException. */
 function resp(array $args, ?int $port = null)
@@ -225,7 +235,7 @@ function resp(array $args, ?int $port = null)
     $port ??= (int) $base;
     $s = $conns[$port] ?? null;
     if ($s === null || feof($s)) {
-        if (!($s = @stream_socket_client("tcp://127.0.0.1:$port", $errno, $errstr, 5))) {
+        if (!($s = @stream_socket_client(redis_admin($port), $errno, $errstr, 5))) {
             throw new RuntimeException("cannot reach Redis on $port: $errstr");
         }
         stream_set_timeout($s, 10);
@@ -253,7 +263,7 @@ function resp(array $args, ?int $port = null)
 function redis_fire(int $port, array $args): void
 {
     global $fired;
-    if (!($s = @stream_socket_client("tcp://127.0.0.1:$port", $errno, $errstr, 2))) {
+    if (!($s = @stream_socket_client(redis_admin($port), $errno, $errstr, 2))) {
         return;
     }
     $cmd = '*' . count($args) . "\r\n";
