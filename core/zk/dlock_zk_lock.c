@@ -34,6 +34,7 @@
 #include "dlock_zk_lock_int.h"
 #include "dlock_zk_pool.h"
 #include "dlock_zk_err.h"
+#include "dlock_zk_revoke.h"
 
 #define DLOCK_REQUEUE_TRIES 4 /* sessions that died under one acquire */
 
@@ -513,6 +514,9 @@ static int lock_acquire(dlock_lock *l, const dlock_acquire_opts *o, dlock_err *e
 			dlock_hold_unwatch(l);
 			if (l->kind == DLOCK_KIND_SEMAPHORE && l->touch) {
 				lock_touch(l, o);
+			}
+			if (o->revoke) {
+				dlock_zk_revoke_arm(l->sess, l->node, o->revoke);
 			}
 			lock_register(l);
 			return DLOCK_OK;
