@@ -174,6 +174,8 @@ typedef struct dlock_backend_ops {
 	 * deliver a revocation without polling, and refuses revocable holds */
 	int (*revoke_request)(const dlock_target *t, dlock_kind kind, int max_leases, const char *path,
 	                      size_t len, const dlock_interrupt *intr, int *count, dlock_err *err);
+	/* without revoke_request: why, for the refusal's message (NULL: a generic one) */
+	const char *no_revoke;
 } dlock_backend_ops;
 
 /* One lock object of the glue: the generic part every backend shares. */

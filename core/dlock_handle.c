@@ -158,13 +158,20 @@ void dlock_handle_set_reentrant(dlock_handle *h, int on)
 	h->reentrant = on != 0;
 }
 
+/* DLOCK_EUNSUPPORTED: backend ops (of backend id) cannot deliver revocation. */
+static int handle_no_revoke(const dlock_backend_ops *ops, dlock_backend_id id, dlock_err *err)
+{
+	if (ops->no_revoke) {
+		return dlock_err_set(err, DLOCK_EUNSUPPORTED, 0, "revocation is %s", ops->no_revoke);
+	}
+	return dlock_err_set(err, DLOCK_EUNSUPPORTED, 0, "revocation is not offered on %s",
+	                     dlock_backend_names[id].display);
+}
+
 int dlock_handle_set_revocable(dlock_handle *h, dlock_err *err)
 {
 	if (!h->ops->revoke_request) {
-		return dlock_err_set(err, DLOCK_EUNSUPPORTED, 0,
-		                     "revocation is not offered on %s: the server has no way to notify "
-		                     "a holder without polling",
-		                     dlock_backend_names[h->target.backend].display);
+		return handle_no_revoke(h->ops, h->target.backend, err);
 	}
 	h->revocable = 1;
 	return DLOCK_OK;
@@ -203,10 +210,7 @@ int dlock_backend_request_revocation(const dlock_target *t, dlock_kind kind, int
 		return dlock_backend_missing(t->backend, err);
 	}
 	if (!ops->revoke_request) {
-		return dlock_err_set(err, DLOCK_EUNSUPPORTED, 0,
-		                     "revocation is not offered on %s: the server has no way to notify "
-		                     "a holder without polling",
-		                     dlock_backend_names[t->backend].display);
+		return handle_no_revoke(ops, t->backend, err);
 	}
 	return ops->revoke_request(t, kind, max_leases, path, len, intr, count, err);
 }

@@ -589,7 +589,7 @@ function sc_revocable(): void
         return;
     }
     $steps = mt_rand(2, 8);
-    $self = mt_rand(0, 4) === 0 ? mt_rand(0, $steps - 1) : -1; /* now and then: ask ourselves */
+    $self = mt_rand(0, 1) === 0 ? mt_rand(0, $steps - 1) : -1; /* now and then: ask ourselves */
     for ($i = 0; $i < $steps && !($obey && $asked); $i++) {
         if (!crit($l, $id, [[$res, 'X']], true)) {
             return; /* lost (a fault): crit() recorded the end */
