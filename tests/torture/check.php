@@ -48,7 +48,9 @@
  * ACL users on one Redis; a second database on one MariaDB), servers (a
  * second Redis, stalled by DEBUG SLEEP / CLIENT PAUSE), redis-faults
  * (FLUSHALL, eviction of one of dlock's keys, CLIENT PAUSE, DEBUG SLEEP),
- * mixed (other kinds and formats on the mutexes' names, Redis), calm
+ * mixed (other kinds and formats on the mutexes' names, Redis), revoke
+ * (revocable holders that obey or ignore requests, and the requests; a
+ * revocation seen outside a hold is a violation), calm
  * (phases of signals only). Judges: liveness, loss, exit (the judges of a
  * reply read by the wrong call and of an unrefused self-wait in a handler
  * go with the handlers generator).

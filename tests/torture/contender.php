@@ -1243,8 +1243,8 @@ if (gen('handover') && gen('fork')) {
     $mix['sc_handover'] = 8;
 }
 if (gen('revoke') && ($backend === 'zookeeper' || $backend === 'redis')) {
-    $mix['sc_revocable'] = 10;
-    $mix['sc_revoke_request'] = 8;
+    $mix['sc_revocable'] = 20;
+    $mix['sc_revoke_request'] = 12;
 }
 if (gen('mixed') && $backend === 'redis') {
     $mix['sc_mixed'] = 6;
