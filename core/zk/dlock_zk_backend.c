@@ -136,6 +136,15 @@ static int zkb_revoke_request(const dlock_target *t, dlock_kind kind, int max_le
 	}
 	rc =
 	    dlock_zk_revoke_request(s, kind, max_leases, path, t->connect_timeout_ms, intr, count, err);
+	if (rc == DLOCK_OK && kind == DLOCK_KIND_MUTEX) {
+		/* a read-write lock's holders on the same path too (another family
+		 * of nodes: __READ__ and __WRIT__) */
+		int more = 0;
+
+		rc = dlock_zk_revoke_request(s, DLOCK_KIND_READ, 1, path, t->connect_timeout_ms, intr,
+		                             &more, err);
+		*count += more;
+	}
 	dlock_session_unref(s);
 	return rc;
 }
