@@ -252,8 +252,9 @@ function torture_bound(array $op, string $mode = 'standalone'): float
         case 'synchronized':
             return ($to ?? TORTURE_CAP) + 1.0 + TORTURE_CT + TORTURE_SLACK;
         case 'participants':
-        case 'requestRevocation': /* a listing and the holders' setData, within one CT */
             return TORTURE_CT + TORTURE_ST + TORTURE_SLACK;
+        case 'requestRevocation': /* a connect, then two families listed and set, a CT each */
+            return 3 * TORTURE_CT + TORTURE_SLACK;
         default: /* release, isAcquired, checkHeld, drop (a release in the destructor) */
             return TORTURE_CT + TORTURE_SLACK;
     }
@@ -293,6 +294,8 @@ function torture_bound_redis(array $op): float
             return $n * $rel + TORTURE_SLACK;
         case 'isAcquired':
             return TORTURE_SLACK;
+        case 'requestRevocation': /* a connect, participants(), a PUBLISH: a CT each */
+            return 3 * TORTURE_CT + TORTURE_SLACK;
         default: /* checkHeld, participants */
             return $n * TORTURE_CT + TORTURE_SLACK;
     }
