@@ -512,11 +512,13 @@ static int lock_acquire(dlock_lock *l, const dlock_acquire_opts *o, dlock_err *e
 		}
 		if (rc == DLOCK_OK) {
 			dlock_hold_unwatch(l);
+			if (o->revoke) {
+				/* before the touch, which rewrites our data: a request that
+				 * reached the node while it waited is read first */
+				dlock_zk_revoke_arm(l->sess, l->node, o->revoke);
+			}
 			if (l->kind == DLOCK_KIND_SEMAPHORE && l->touch) {
 				lock_touch(l, o);
-			}
-			if (o->revoke) {
-				dlock_zk_revoke_arm(l->sess, l->node, o->revoke);
 			}
 			lock_register(l);
 			return DLOCK_OK;
