@@ -58,6 +58,21 @@ final class DistributedLock implements DistributedLockInterface
      * @return array<int, array{node: string, data: string, token: int, holder: bool}>
      */
     public static function participants(string $path, #[\SensitiveParameter] array $options = []): array {}
+
+    /**
+     * Sets the listener run (with this object) at the next safe point of the program after a
+     * revocation request reaches this object's hold; null removes it. Makes the lock revocable.
+     */
+    public function onRevocation(?callable $listener): void {}
+
+    /** Whether a revocation request reached the current hold (false when not held). */
+    public function isRevocationRequested(): bool {}
+
+    /**
+     * Asks every current holder of the lock at $path to give it up (it never releases anything);
+     * returns how many holders were asked, 0 when the lock is free.
+     */
+    public static function requestRevocation(string $path, #[\SensitiveParameter] array $options = []): int {}
 }
 
 /**
@@ -113,6 +128,12 @@ final class DistributedSemaphore implements DistributedLockInterface
     public function synchronized(callable $callback, ?float $timeout = null): mixed {}
 
     public function getMaxLeases(): int {}
+
+    /** @implementation-alias DistributedLock::onRevocation */
+    public function onRevocation(?callable $listener): void {}
+
+    /** @implementation-alias DistributedLock::isRevocationRequested */
+    public function isRevocationRequested(): bool {}
 
     /** @return array<int, array{node: string, data: string, token: int, holder: bool}> */
     public static function participants(string $path, int $maxLeases, #[\SensitiveParameter] array $options = []): array {}

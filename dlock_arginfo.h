@@ -1,5 +1,5 @@
 /* This is a generated file, edit the .stub.php file instead.
- * Stub hash: 109aea3d8c3346a25dcf910a8bb716743bb52f21 */
+ * Stub hash: 37de2a60053bcbea3a639a6a923bd2ccebb91437 */
 
 ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_DistributedLockInterface_acquire, 0, 0, _IS_BOOL, 0)
 	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, timeout, IS_DOUBLE, 1, "null")
@@ -52,6 +52,17 @@ ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_DistributedLock_participan
 	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, options, IS_ARRAY, 0, "[]")
 ZEND_END_ARG_INFO()
 
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_DistributedLock_onRevocation, 0, 1, IS_VOID, 0)
+	ZEND_ARG_TYPE_INFO(0, listener, IS_CALLABLE, 1)
+ZEND_END_ARG_INFO()
+
+#define arginfo_class_DistributedLock_isRevocationRequested arginfo_class_DistributedLockInterface_tryAcquire
+
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_DistributedLock_requestRevocation, 0, 1, IS_LONG, 0)
+	ZEND_ARG_TYPE_INFO(0, path, IS_STRING, 0)
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, options, IS_ARRAY, 0, "[]")
+ZEND_END_ARG_INFO()
+
 #define arginfo_class_DistributedReadWriteLock___construct arginfo_class_DistributedLock___construct
 
 ZEND_BEGIN_ARG_WITH_RETURN_OBJ_INFO_EX(arginfo_class_DistributedReadWriteLock_readLock, 0, 0, DistributedLock, 0)
@@ -86,6 +97,10 @@ ZEND_END_ARG_INFO()
 #define arginfo_class_DistributedSemaphore_synchronized arginfo_class_DistributedLockInterface_synchronized
 
 #define arginfo_class_DistributedSemaphore_getMaxLeases arginfo_class_DistributedLockInterface_getFencingToken
+
+#define arginfo_class_DistributedSemaphore_onRevocation arginfo_class_DistributedLock_onRevocation
+
+#define arginfo_class_DistributedSemaphore_isRevocationRequested arginfo_class_DistributedLockInterface_tryAcquire
 
 ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_DistributedSemaphore_participants, 0, 2, IS_ARRAY, 0)
 	ZEND_ARG_TYPE_INFO(0, path, IS_STRING, 0)
@@ -127,6 +142,9 @@ ZEND_METHOD(DistributedLock, getFencingToken);
 ZEND_METHOD(DistributedLock, getPath);
 ZEND_METHOD(DistributedLock, synchronized);
 ZEND_METHOD(DistributedLock, participants);
+ZEND_METHOD(DistributedLock, onRevocation);
+ZEND_METHOD(DistributedLock, isRevocationRequested);
+ZEND_METHOD(DistributedLock, requestRevocation);
 ZEND_METHOD(DistributedReadWriteLock, __construct);
 ZEND_METHOD(DistributedReadWriteLock, readLock);
 ZEND_METHOD(DistributedReadWriteLock, writeLock);
@@ -171,6 +189,9 @@ static const zend_function_entry class_DistributedLock_methods[] = {
 	ZEND_ME(DistributedLock, getPath, arginfo_class_DistributedLock_getPath, ZEND_ACC_PUBLIC)
 	ZEND_ME(DistributedLock, synchronized, arginfo_class_DistributedLock_synchronized, ZEND_ACC_PUBLIC)
 	ZEND_ME(DistributedLock, participants, arginfo_class_DistributedLock_participants, ZEND_ACC_PUBLIC|ZEND_ACC_STATIC)
+	ZEND_ME(DistributedLock, onRevocation, arginfo_class_DistributedLock_onRevocation, ZEND_ACC_PUBLIC)
+	ZEND_ME(DistributedLock, isRevocationRequested, arginfo_class_DistributedLock_isRevocationRequested, ZEND_ACC_PUBLIC)
+	ZEND_ME(DistributedLock, requestRevocation, arginfo_class_DistributedLock_requestRevocation, ZEND_ACC_PUBLIC|ZEND_ACC_STATIC)
 	ZEND_FE_END
 };
 
@@ -196,6 +217,8 @@ static const zend_function_entry class_DistributedSemaphore_methods[] = {
 	ZEND_MALIAS(DistributedLock, getPath, getPath, arginfo_class_DistributedSemaphore_getPath, ZEND_ACC_PUBLIC)
 	ZEND_MALIAS(DistributedLock, synchronized, synchronized, arginfo_class_DistributedSemaphore_synchronized, ZEND_ACC_PUBLIC)
 	ZEND_ME(DistributedSemaphore, getMaxLeases, arginfo_class_DistributedSemaphore_getMaxLeases, ZEND_ACC_PUBLIC)
+	ZEND_MALIAS(DistributedLock, onRevocation, onRevocation, arginfo_class_DistributedSemaphore_onRevocation, ZEND_ACC_PUBLIC)
+	ZEND_MALIAS(DistributedLock, isRevocationRequested, isRevocationRequested, arginfo_class_DistributedSemaphore_isRevocationRequested, ZEND_ACC_PUBLIC)
 	ZEND_ME(DistributedSemaphore, participants, arginfo_class_DistributedSemaphore_participants, ZEND_ACC_PUBLIC|ZEND_ACC_STATIC)
 	ZEND_FE_END
 };
@@ -254,6 +277,8 @@ static zend_class_entry *register_class_DistributedLock(zend_class_entry *class_
 	zend_add_parameter_attribute(zend_hash_str_find_ptr(&class_entry->function_table, "__construct", sizeof("__construct") - 1), 1, ZSTR_KNOWN(ZEND_STR_SENSITIVEPARAMETER), 0);
 
 	zend_add_parameter_attribute(zend_hash_str_find_ptr(&class_entry->function_table, "participants", sizeof("participants") - 1), 1, ZSTR_KNOWN(ZEND_STR_SENSITIVEPARAMETER), 0);
+
+	zend_add_parameter_attribute(zend_hash_str_find_ptr(&class_entry->function_table, "requestrevocation", sizeof("requestrevocation") - 1), 1, ZSTR_KNOWN(ZEND_STR_SENSITIVEPARAMETER), 0);
 #endif
 
 	return class_entry;

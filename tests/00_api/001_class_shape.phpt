@@ -54,6 +54,9 @@ getFencingToken: int
 getPath: string
 synchronized: mixed
 participants (static): array
+onRevocation: void
+isRevocationRequested: bool
+requestRevocation (static): int
 array(1) {
   ["DistributedLockInterface"]=>
   string(24) "DistributedLockInterface"

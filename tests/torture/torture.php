@@ -972,5 +972,7 @@ foreach (array_slice($v, 0, 30) as $x) {
 printf("torture: seed %d: %d holds (%d certain), %d writes (%d rejected by the fence), %d lost, %d exceptions\n",
     $seed, $stats['holds'], $stats['certain'], $stats['writes'], $stats['rejected'], $stats['lost'],
     $stats['exceptions']);
+printf("torture: revocation: %d holders asked, %d revoked holders released, %d ignored and kept the lock\n",
+    $stats['asked'], $stats['revoked'], $stats['ignored']);
 printf("torture: %d operations, %d faults, %d violations\n", $stats['ops'], $stats['faults'], count($v));
 exit($v ? 1 : 0);
