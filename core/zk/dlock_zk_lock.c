@@ -458,7 +458,7 @@ static int lock_reenter(dlock_lock *l, int64_t deadline, dlock_err *err)
 			                     l->path);
 		}
 		if (h == DLOCK_HEALTH_ALIVE) {
-			rc = dlock_hold_stale(l) ? dlock_hold_check(l, deadline, err) : DLOCK_OK;
+			rc = dlock_hold_stale(l) || l->lost ? dlock_hold_check(l, deadline, err) : DLOCK_OK;
 			if (rc == DLOCK_ECONNLOSS && dlock_session_health(l->sess) != DLOCK_HEALTH_ALIVE) {
 				continue; /* the check met the disconnect: wait for the verdict */
 			}
