@@ -117,6 +117,10 @@ typedef struct dlock_acquire_req {
 	int no_self_wait;            /* the caller waits without a timeout (whatever cap
 	                                timeout_ms carries): a wait that depends on this
 	                                process's own hold is refused */
+	char *holder;                /* set by dlock_handle_acquire: a backend that waited and
+	                                knows the data of the holder it waited for writes it here
+	                                (dlock_stats_holder_copy), for the slow-lock log */
+	size_t holder_size;          /* bytes of holder */
 } dlock_acquire_req;
 
 /* The operations a backend provides: the server's side of a lock only. The
@@ -180,6 +184,8 @@ struct dlock_handle {
 	long pid;                     /* the process that took the hold */
 	int reentrant;                /* a second acquire() counts (1) or is refused (0) */
 	struct dlock_handle *sibling; /* a read-write lock's other part, or NULL */
+	int64_t held_since_us;        /* when the first hold was taken (dlock_now_us), counted in
+	                                 the lock numbers (dlock_stats.h); 0: not held */
 };
 
 extern const dlock_backend_ops dlock_zk_backend;

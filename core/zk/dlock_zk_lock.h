@@ -28,6 +28,9 @@ typedef struct dlock_acquire_opts {
 	                                 DLOCK_EDEADLK); NULL otherwise */
 	int no_self_wait;             /* refuse (DLOCK_EDEADLK) a wait that depends on a node this
 	                                 process holds through another lock object */
+	char *holder;                 /* NULL, or where a wait writes the data of the node it
+	                                 watched (the holder or waiter ahead), holder_size bytes */
+	size_t holder_size;           /* bytes of holder */
 } dlock_acquire_opts;
 
 /* Validates `path` and makes an unheld contender of `kind` for it in *out,
