@@ -171,6 +171,18 @@ final class DistributedMultiLock implements DistributedLockInterface
     public function getLocks(): array {}
 }
 
+/**
+ * This process's lock numbers (a php-fpm worker's own, since it started or
+ * since dlock_stats_reset()): per backend built and lock kind, acquire() calls
+ * by result, holds released and lost, holds now, and wait-time and hold-time
+ * histograms (cumulative "le" buckets in seconds, sum and count), shaped for a
+ * Prometheus exporter (docs/observability.md).
+ */
+function dlock_stats(): array {}
+
+/** Zeroes this process's lock numbers (holds now are kept). */
+function dlock_stats_reset(): void {}
+
 class DistributedLockException extends RuntimeException
 {
 }

@@ -1,5 +1,11 @@
 /* This is a generated file, edit the .stub.php file instead.
- * Stub hash: 37de2a60053bcbea3a639a6a923bd2ccebb91437 */
+ * Stub hash: c721d17182339f39b9efb4d04870b355fab5e67c */
+
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_dlock_stats, 0, 0, IS_ARRAY, 0)
+ZEND_END_ARG_INFO()
+
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_dlock_stats_reset, 0, 0, IS_VOID, 0)
+ZEND_END_ARG_INFO()
 
 ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_DistributedLockInterface_acquire, 0, 0, _IS_BOOL, 0)
 	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, timeout, IS_DOUBLE, 1, "null")
@@ -8,12 +14,11 @@ ZEND_END_ARG_INFO()
 ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_DistributedLockInterface_tryAcquire, 0, 0, _IS_BOOL, 0)
 ZEND_END_ARG_INFO()
 
-ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_DistributedLockInterface_release, 0, 0, IS_VOID, 0)
-ZEND_END_ARG_INFO()
+#define arginfo_class_DistributedLockInterface_release arginfo_dlock_stats_reset
 
 #define arginfo_class_DistributedLockInterface_isAcquired arginfo_class_DistributedLockInterface_tryAcquire
 
-#define arginfo_class_DistributedLockInterface_checkHeld arginfo_class_DistributedLockInterface_release
+#define arginfo_class_DistributedLockInterface_checkHeld arginfo_dlock_stats_reset
 
 ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_DistributedLockInterface_getFencingToken, 0, 0, IS_LONG, 0)
 ZEND_END_ARG_INFO()
@@ -35,11 +40,11 @@ ZEND_END_ARG_INFO()
 
 #define arginfo_class_DistributedLock_tryAcquire arginfo_class_DistributedLockInterface_tryAcquire
 
-#define arginfo_class_DistributedLock_release arginfo_class_DistributedLockInterface_release
+#define arginfo_class_DistributedLock_release arginfo_dlock_stats_reset
 
 #define arginfo_class_DistributedLock_isAcquired arginfo_class_DistributedLockInterface_tryAcquire
 
-#define arginfo_class_DistributedLock_checkHeld arginfo_class_DistributedLockInterface_release
+#define arginfo_class_DistributedLock_checkHeld arginfo_dlock_stats_reset
 
 #define arginfo_class_DistributedLock_getFencingToken arginfo_class_DistributedLockInterface_getFencingToken
 
@@ -84,11 +89,11 @@ ZEND_END_ARG_INFO()
 
 #define arginfo_class_DistributedSemaphore_tryAcquire arginfo_class_DistributedLockInterface_tryAcquire
 
-#define arginfo_class_DistributedSemaphore_release arginfo_class_DistributedLockInterface_release
+#define arginfo_class_DistributedSemaphore_release arginfo_dlock_stats_reset
 
 #define arginfo_class_DistributedSemaphore_isAcquired arginfo_class_DistributedLockInterface_tryAcquire
 
-#define arginfo_class_DistributedSemaphore_checkHeld arginfo_class_DistributedLockInterface_release
+#define arginfo_class_DistributedSemaphore_checkHeld arginfo_dlock_stats_reset
 
 #define arginfo_class_DistributedSemaphore_getFencingToken arginfo_class_DistributedLockInterface_getFencingToken
 
@@ -116,11 +121,11 @@ ZEND_END_ARG_INFO()
 
 #define arginfo_class_DistributedMultiLock_tryAcquire arginfo_class_DistributedLockInterface_tryAcquire
 
-#define arginfo_class_DistributedMultiLock_release arginfo_class_DistributedLockInterface_release
+#define arginfo_class_DistributedMultiLock_release arginfo_dlock_stats_reset
 
 #define arginfo_class_DistributedMultiLock_isAcquired arginfo_class_DistributedLockInterface_tryAcquire
 
-#define arginfo_class_DistributedMultiLock_checkHeld arginfo_class_DistributedLockInterface_release
+#define arginfo_class_DistributedMultiLock_checkHeld arginfo_dlock_stats_reset
 
 #define arginfo_class_DistributedMultiLock_getFencingToken arginfo_class_DistributedLockInterface_getFencingToken
 
@@ -128,10 +133,11 @@ ZEND_END_ARG_INFO()
 
 #define arginfo_class_DistributedMultiLock_synchronized arginfo_class_DistributedLockInterface_synchronized
 
-ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_DistributedMultiLock_getLocks, 0, 0, IS_ARRAY, 0)
-ZEND_END_ARG_INFO()
+#define arginfo_class_DistributedMultiLock_getLocks arginfo_dlock_stats
 
 
+ZEND_FUNCTION(dlock_stats);
+ZEND_FUNCTION(dlock_stats_reset);
 ZEND_METHOD(DistributedLock, __construct);
 ZEND_METHOD(DistributedLock, acquire);
 ZEND_METHOD(DistributedLock, tryAcquire);
@@ -163,6 +169,13 @@ ZEND_METHOD(DistributedMultiLock, getFencingToken);
 ZEND_METHOD(DistributedMultiLock, getPath);
 ZEND_METHOD(DistributedMultiLock, synchronized);
 ZEND_METHOD(DistributedMultiLock, getLocks);
+
+
+static const zend_function_entry ext_functions[] = {
+	ZEND_FE(dlock_stats, arginfo_dlock_stats)
+	ZEND_FE(dlock_stats_reset, arginfo_dlock_stats_reset)
+	ZEND_FE_END
+};
 
 
 static const zend_function_entry class_DistributedLockInterface_methods[] = {

@@ -121,6 +121,10 @@ typedef struct dlock_acquire_req {
 	dlock_revoke *revoke;        /* set by dlock_handle_acquire, not the caller: a revocable
 	                                first hold's cell, which the backend raises when a
 	                                revocation request reaches the hold; else NULL */
+	char *holder;                /* set by dlock_handle_acquire: a backend that waited and
+	                                knows the data of the holder it waited for writes it here
+	                                (dlock_stats_holder_copy), for the slow-lock log */
+	size_t holder_size;          /* bytes of holder */
 } dlock_acquire_req;
 
 /* The operations a backend provides: the server's side of a lock only. The
@@ -193,6 +197,8 @@ struct dlock_handle {
 	struct dlock_handle *sibling; /* a read-write lock's other part, or NULL */
 	int revocable;                /* holds listen for revocation requests */
 	dlock_revoke *revoke;         /* the current (or last) hold's revocation cell, or NULL */
+	int64_t held_since_us;        /* when the first hold was taken (dlock_now_us), counted in
+	                                 the lock numbers (dlock_stats.h); 0: not held */
 };
 
 extern const dlock_backend_ops dlock_zk_backend;

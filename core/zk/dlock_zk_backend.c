@@ -43,6 +43,8 @@ static void zkb_opts(dlock_handle *h, const dlock_acquire_req *req, dlock_sessio
 	o->grant_node = req->grant_from ? dlock_lock_node(req->grant_from->impl) : NULL;
 	o->no_self_wait = req->no_self_wait;
 	o->revoke = req->revoke;
+	o->holder = req->holder;
+	o->holder_size = req->holder_size;
 }
 
 static int zkb_acquire(dlock_handle *h, const dlock_acquire_req *req, dlock_err *err)

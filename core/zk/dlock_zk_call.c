@@ -87,13 +87,6 @@ static void on_stat(int rc, const struct Stat *stat, const void *data)
 	}
 }
 
-static void on_data(int rc, const char *value, int len, const struct Stat *stat, const void *data)
-{
-	(void)value;
-	(void)len;
-	on_stat(rc, stat, data);
-}
-
 static void on_got(int rc, const char *value, int len, const struct Stat *stat, const void *data)
 {
 	dlock_call *c = (dlock_call *)data;
@@ -194,7 +187,7 @@ static void on_watch(int rc, const char *value, int len, const struct Stat *stat
 	dlock_call *c = (dlock_call *)data;
 
 	dlock_session_watch_replied(c->s, c->watch, rc);
-	on_data(rc, value, len, stat, data);
+	on_got(rc, value, len, stat, data); /* the data names whom we wait for */
 }
 
 dlock_call *dlock_call_watch(dlock_session *s, dlock_watch *w)

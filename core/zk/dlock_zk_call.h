@@ -37,9 +37,8 @@ dlock_call *dlock_call_create(dlock_session *s, const char *path, const char *da
 dlock_call *dlock_call_children(dlock_session *s, const char *path);
 dlock_call *dlock_call_exists(dlock_session *s, const char *path);
 dlock_call *dlock_call_delete(dlock_session *s, const char *path);
-/* getData of w's node, arming w (its events come separately, see
- * dlock_session_wait_watches). The caller keeps its use of w until the
- * call is released. */
+/* getData of w's node (data and stat copied into the call), arming w (its events come separately,
+ * see dlock_session_wait_watches). The caller keeps its use of w until the call is released. */
 dlock_call *dlock_call_watch(dlock_session *s, dlock_watch *w);
 /* getData without a watch: the data and stat are copied into the call. */
 dlock_call *dlock_call_get(dlock_session *s, const char *path);
