@@ -55,9 +55,21 @@ final class DistributedLock implements DistributedLockInterface
 
     /**
      * The queue at $path in order: holder first, then waiters.
-     * @return array<int, array{node: string, data: string, token: int, holder: bool}>
+     * @return array<int, array{node: string, data: string, token: int, holder: bool, since: ?float}>
      */
     public static function participants(string $path, #[\SensitiveParameter] array $options = []): array {}
+
+    /**
+     * For operators: the locks whose names start with $prefix (ZooKeeper: the tree under it).
+     * @return array<int, array{name: string, kind: string, contenders: int}>
+     */
+    public static function listLocks(string $prefix, #[\SensitiveParameter] array $options = []): array {}
+
+    /**
+     * For operators: ends the current holds of $path whoever has them; returns how many.
+     * The old holder is not told: only a resource that checks fencing tokens refuses it.
+     */
+    public static function forceBreak(string $path, #[\SensitiveParameter] array $options = []): int {}
 }
 
 /**
@@ -75,7 +87,7 @@ final class DistributedReadWriteLock
 
     public function getPath(): string {}
 
-    /** @return array<int, array{node: string, data: string, token: int, holder: bool, type: string}> */
+    /** @return array<int, array{node: string, data: string, token: int, holder: bool, since: ?float, type: string}> */
     public static function participants(string $path, #[\SensitiveParameter] array $options = []): array {}
 }
 
@@ -114,7 +126,7 @@ final class DistributedSemaphore implements DistributedLockInterface
 
     public function getMaxLeases(): int {}
 
-    /** @return array<int, array{node: string, data: string, token: int, holder: bool}> */
+    /** @return array<int, array{node: string, data: string, token: int, holder: bool, since: ?float}> */
     public static function participants(string $path, int $maxLeases, #[\SensitiveParameter] array $options = []): array {}
 }
 

@@ -1,5 +1,5 @@
 /* This is a generated file, edit the .stub.php file instead.
- * Stub hash: 109aea3d8c3346a25dcf910a8bb716743bb52f21 */
+ * Stub hash: 214a0bfd1b89de141ac20de3d2635897a142ba04 */
 
 ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_DistributedLockInterface_acquire, 0, 0, _IS_BOOL, 0)
 	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, timeout, IS_DOUBLE, 1, "null")
@@ -48,6 +48,16 @@ ZEND_END_ARG_INFO()
 #define arginfo_class_DistributedLock_synchronized arginfo_class_DistributedLockInterface_synchronized
 
 ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_DistributedLock_participants, 0, 1, IS_ARRAY, 0)
+	ZEND_ARG_TYPE_INFO(0, path, IS_STRING, 0)
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, options, IS_ARRAY, 0, "[]")
+ZEND_END_ARG_INFO()
+
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_DistributedLock_listLocks, 0, 1, IS_ARRAY, 0)
+	ZEND_ARG_TYPE_INFO(0, prefix, IS_STRING, 0)
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, options, IS_ARRAY, 0, "[]")
+ZEND_END_ARG_INFO()
+
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_DistributedLock_forceBreak, 0, 1, IS_LONG, 0)
 	ZEND_ARG_TYPE_INFO(0, path, IS_STRING, 0)
 	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, options, IS_ARRAY, 0, "[]")
 ZEND_END_ARG_INFO()
@@ -127,6 +137,8 @@ ZEND_METHOD(DistributedLock, getFencingToken);
 ZEND_METHOD(DistributedLock, getPath);
 ZEND_METHOD(DistributedLock, synchronized);
 ZEND_METHOD(DistributedLock, participants);
+ZEND_METHOD(DistributedLock, listLocks);
+ZEND_METHOD(DistributedLock, forceBreak);
 ZEND_METHOD(DistributedReadWriteLock, __construct);
 ZEND_METHOD(DistributedReadWriteLock, readLock);
 ZEND_METHOD(DistributedReadWriteLock, writeLock);
@@ -171,6 +183,8 @@ static const zend_function_entry class_DistributedLock_methods[] = {
 	ZEND_ME(DistributedLock, getPath, arginfo_class_DistributedLock_getPath, ZEND_ACC_PUBLIC)
 	ZEND_ME(DistributedLock, synchronized, arginfo_class_DistributedLock_synchronized, ZEND_ACC_PUBLIC)
 	ZEND_ME(DistributedLock, participants, arginfo_class_DistributedLock_participants, ZEND_ACC_PUBLIC|ZEND_ACC_STATIC)
+	ZEND_ME(DistributedLock, listLocks, arginfo_class_DistributedLock_listLocks, ZEND_ACC_PUBLIC|ZEND_ACC_STATIC)
+	ZEND_ME(DistributedLock, forceBreak, arginfo_class_DistributedLock_forceBreak, ZEND_ACC_PUBLIC|ZEND_ACC_STATIC)
 	ZEND_FE_END
 };
 
@@ -254,6 +268,10 @@ static zend_class_entry *register_class_DistributedLock(zend_class_entry *class_
 	zend_add_parameter_attribute(zend_hash_str_find_ptr(&class_entry->function_table, "__construct", sizeof("__construct") - 1), 1, ZSTR_KNOWN(ZEND_STR_SENSITIVEPARAMETER), 0);
 
 	zend_add_parameter_attribute(zend_hash_str_find_ptr(&class_entry->function_table, "participants", sizeof("participants") - 1), 1, ZSTR_KNOWN(ZEND_STR_SENSITIVEPARAMETER), 0);
+
+	zend_add_parameter_attribute(zend_hash_str_find_ptr(&class_entry->function_table, "listlocks", sizeof("listlocks") - 1), 1, ZSTR_KNOWN(ZEND_STR_SENSITIVEPARAMETER), 0);
+
+	zend_add_parameter_attribute(zend_hash_str_find_ptr(&class_entry->function_table, "forcebreak", sizeof("forcebreak") - 1), 1, ZSTR_KNOWN(ZEND_STR_SENSITIVEPARAMETER), 0);
 #endif
 
 	return class_entry;

@@ -54,6 +54,8 @@ getFencingToken: int
 getPath: string
 synchronized: mixed
 participants (static): array
+listLocks (static): array
+forceBreak (static): int
 array(1) {
   ["DistributedLockInterface"]=>
   string(24) "DistributedLockInterface"

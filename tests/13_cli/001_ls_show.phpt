@@ -1,0 +1,54 @@
+--TEST--
+dlock command, every backend: ls lists a held lock under its prefix, show gives the holder then the waiter in queue order with their data, age and token (text and --json), exit codes 0/1
+--EXTENSIONS--
+dlock
+--SKIPIF--
+<?php require __DIR__ . '/../inc/contract.inc'; dlt_contract_skipif(); ?>
+--FILE--
+<?php
+require __DIR__ . '/../inc/cli.inc';
+foreach (dlt_cli_backends() as $b => ['dsn' => $dsn, 'opts' => $o]) {
+    $prefix = dlt_cname('cli-ls', $b);
+    $name = "$prefix/job";
+    $h = dlt_cli_holder($o, $name, 'holder-data');
+    $held = dlt_line($h);
+    $w = dlt_cli_holder($o, $name, 'waiter-data');
+    $queued = dlt_until(fn() => count(DistributedLock::participants($name, $o)) === 2, 20);
+
+    [$rc, $out] = dlt_cli(['ls', $prefix], $dsn);
+    $found = array_values(array_filter(explode("\n", $out), fn($l) => str_ends_with($l, " $name")));
+    echo "$b: ls rc=$rc ", json_encode([$queued, count($found), preg_split('/\s+/', trim($found[0] ?? ''))[0] ?? '']), "\n";
+
+    [$rc, $out] = dlt_cli(['show', $name], $dsn);
+    $lines = explode("\n", trim($out));
+    echo "$b: show rc=$rc ", json_encode([
+        str_contains($lines[0], "$name on ") && str_contains($lines[0], 'held, 1 waiting'),
+        preg_match('/^\s*1\s+holds\s.*holder-data$/', $lines[2] ?? '') === 1,
+        preg_match('/^\s*2\s+waits\s.*waiter-data$/', $lines[3] ?? '') === 1,
+    ]), "\n";
+
+    [$rc, $out] = dlt_cli(['--json', 'show', $name], $dsn);
+    $j = json_decode($out, true);
+    $p = $j['participants'] ?? [];
+    echo "$b: json rc=$rc ", json_encode([$j['name'] ?? null, $j['held'] ?? null, count($p),
+        $p[0]['holder'] ?? null, $p[0]['data'] ?? null, "held " . ($p[0]['token'] ?? '?') === $held,
+        $p[1]['holder'] ?? null, $p[1]['data'] ?? null,
+        is_float($p[0]['age'] ?? null) && $p[0]['age'] >= 0 && $p[0]['age'] < 60]), "\n";
+
+    dlt_send($h, 'release');
+    echo "$b: holder ", dlt_line($h), ", waiter ", preg_replace('/\d+/', 'N', dlt_line($w)), "\n";
+    dlt_send($w, 'release');
+    dlt_line($w);
+    dlt_finish($h);
+    dlt_finish($w);
+    [$rc] = dlt_cli(['show', $name], $dsn);
+    [$rc2, $out2] = dlt_cli(['ls', "$prefix-none"], $dsn);
+    echo "$b: free show rc=$rc, empty ls rc=$rc2 '", trim($out2), "'\n";
+}
+?>
+--EXPECT--
+zookeeper: ls rc=0 [true,1,"mutex"]
+zookeeper: show rc=0 [true,true,true]
+zookeeper: json rc=0 ["\/dlock-tests\/contract-cli-ls-zookeeper\/job",true,2,true,"holder-data",true,false,"waiter-data",true]
+zookeeper: holder free, waiter held N
+zookeeper: free show rc=1, empty ls rc=1 ''

@@ -1,0 +1,39 @@
+--TEST--
+dlock command, every backend: break refuses without --force (exit 2, the lock still held); break --force ends the hold (exit 0), the waiter gets the lock with a higher fencing token, the old holder's checkHeld() finds it lost; a free lock has nothing to break (exit 1)
+--EXTENSIONS--
+dlock
+--SKIPIF--
+<?php require __DIR__ . '/../inc/contract.inc'; dlt_contract_skipif(); ?>
+--FILE--
+<?php
+require __DIR__ . '/../inc/cli.inc';
+foreach (dlt_cli_backends() as $b => ['dsn' => $dsn, 'opts' => $o]) {
+    $name = dlt_cname('cli-break', $b);
+    $h = dlt_cli_holder($o, $name);
+    $t1 = (int) substr(dlt_line($h), 5);
+    $w = dlt_cli_holder($o, $name);
+    $queued = dlt_until(fn() => count(DistributedLock::participants($name, $o)) === 2, 20);
+
+    [$rc, , $err] = dlt_cli(['break', $name], $dsn);
+    $q = DistributedLock::participants($name, $o);
+    echo "$b: no --force rc=$rc ", json_encode([$queued, str_contains($err, 'needs --force'), $q[0]['holder'] ?? null, count($q)]), "\n";
+
+    [$rc, $out] = dlt_cli(['break', '--force', $name], $dsn);
+    $t2 = (int) substr($line = dlt_line($w), 5);
+    echo "$b: --force rc=$rc ", json_encode([str_contains($out, 'ended 1 hold'), str_starts_with($line, 'held '), $t2 > $t1]), "\n";
+    dlt_send($h, 'check');
+    echo "$b: old holder: ", dlt_line($h), "\n";
+    dlt_send($w, 'release');
+    echo "$b: new holder: ", dlt_line($w), "\n";
+    dlt_finish($h);
+    dlt_finish($w);
+    [$rc, $out] = dlt_cli(['--json', 'break', '--force', $name], $dsn);
+    echo "$b: free rc=$rc ", trim(str_replace($name, 'NAME', $out)), "\n";
+}
+?>
+--EXPECTF--
+zookeeper: no --force rc=2 [true,true,true,2]
+zookeeper: --force rc=0 [true,true,true]
+zookeeper: old holder: DistributedLock%sException
+zookeeper: new holder: free
+zookeeper: free rc=1 {"server":"zookeeper://%s","name":"NAME","broken":0}
