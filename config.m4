@@ -111,7 +111,7 @@ if test "$PHP_DLOCK" != "no"; then
          AC_DEFINE([DLOCK_WITH_REDIS], [1], [dlock: the Redis backend is built])
          DLOCK_BUILT="$DLOCK_BUILT redis"
          DLOCK_REDIS_FOUND=yes
-         DLOCK_SOURCES="$DLOCK_SOURCES core/redis/dlock_redis_conn.c core/redis/dlock_redis_script.c core/redis/dlock_redis_pool.c core/redis/dlock_redis_watchdog.c core/redis/dlock_redis_lock.c core/redis/dlock_redis_hold.c core/redis/dlock_redis_backend.c"],
+         DLOCK_SOURCES="$DLOCK_SOURCES core/redis/dlock_redis_conn.c core/redis/dlock_redis_script.c core/redis/dlock_redis_pool.c core/redis/dlock_redis_watchdog.c core/redis/dlock_redis_lock.c core/redis/dlock_redis_hold.c core/redis/dlock_redis_backend.c core/redis/dlock_redis_admin.c"],
         [dlock_missing "$PHP_DLOCK_REDIS" redis "hiredis with redisGetReplyFromReader (hiredis >= 0.13) was not found"],
         [-L$HIREDIS_DIR/$PHP_LIBDIR])
     fi

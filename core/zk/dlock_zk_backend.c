@@ -117,7 +117,7 @@ static int zkb_participants(const dlock_target *t, dlock_kind kind, int max_leas
 	return rc;
 }
 
-/* A listing prefix: "/" or a valid lock path. */
+/* A listing prefix: "/" (or "": every lock) or a valid lock path. */
 static int zkb_list_locks(const dlock_target *t, const char *prefix, size_t len,
                           const dlock_interrupt *intr, dlock_lock_entry **out, size_t *count,
                           dlock_err *err)
@@ -126,6 +126,10 @@ static int zkb_list_locks(const dlock_target *t, const char *prefix, size_t len,
 	dlock_session *s = NULL;
 	int rc;
 
+	if (len == 0) {
+		prefix = "/";
+		len = 1;
+	}
 	if (!(len == 1 && prefix[0] == '/') &&
 	    (rc = dlock_path_validate(prefix, len, err)) != DLOCK_OK) {
 		return rc;

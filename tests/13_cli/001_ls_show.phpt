@@ -19,21 +19,24 @@ foreach (dlt_cli_backends() as $b => ['dsn' => $dsn, 'opts' => $o]) {
     $found = array_values(array_filter(explode("\n", $out), fn($l) => str_ends_with($l, " $name")));
     echo "$b: ls rc=$rc ", json_encode([$queued, count($found), preg_split('/\s+/', trim($found[0] ?? ''))[0] ?? '']), "\n";
 
+    $caps = dlt_cli_caps($b);
+    [$hd, $wd] = $caps['data'] ? ['holder-data', 'waiter-data'] : ['', ''];
     [$rc, $out] = dlt_cli(['show', $name], $dsn);
     $lines = explode("\n", trim($out));
     echo "$b: show rc=$rc ", json_encode([
         str_contains($lines[0], "$name on ") && str_contains($lines[0], 'held, 1 waiting'),
-        preg_match('/^\s*1\s+holds\s.*holder-data$/', $lines[2] ?? '') === 1,
-        preg_match('/^\s*2\s+waits\s.*waiter-data$/', $lines[3] ?? '') === 1,
+        preg_match('/^\s*1\s+holds\s.*' . $hd . '$/', $lines[2] ?? '') === 1,
+        preg_match('/^\s*2\s+waits\s.*' . $wd . '$/', $lines[3] ?? '') === 1,
     ]), "\n";
 
     [$rc, $out] = dlt_cli(['--json', 'show', $name], $dsn);
     $j = json_decode($out, true);
     $p = $j['participants'] ?? [];
     echo "$b: json rc=$rc ", json_encode([$j['name'] ?? null, $j['held'] ?? null, count($p),
-        $p[0]['holder'] ?? null, $p[0]['data'] ?? null, "held " . ($p[0]['token'] ?? '?') === $held,
-        $p[1]['holder'] ?? null, $p[1]['data'] ?? null,
-        is_float($p[0]['age'] ?? null) && $p[0]['age'] >= 0 && $p[0]['age'] < 60]), "\n";
+        $p[0]['holder'] ?? null, ($p[0]['data'] ?? null) === $hd, "held " . ($p[0]['token'] ?? '?') === $held,
+        $p[1]['holder'] ?? null, ($p[1]['data'] ?? null) === $wd,
+        $caps['since'] ? is_float($p[0]['age'] ?? null) && $p[0]['age'] >= 0 && $p[0]['age'] < 60
+                       : array_key_exists('age', $p[0] ?? []) && $p[0]['age'] === null]), "\n";
 
     dlt_send($h, 'release');
     echo "$b: holder ", dlt_line($h), ", waiter ", preg_replace('/\d+/', 'N', dlt_line($w)), "\n";
@@ -46,9 +49,14 @@ foreach (dlt_cli_backends() as $b => ['dsn' => $dsn, 'opts' => $o]) {
     echo "$b: free show rc=$rc, empty ls rc=$rc2 '", trim($out2), "'\n";
 }
 ?>
---EXPECT--
+--EXPECTF--
 zookeeper: ls rc=0 [true,1,"mutex"]
 zookeeper: show rc=0 [true,true,true]
-zookeeper: json rc=0 ["\/dlock-tests\/contract-cli-ls-zookeeper\/job",true,2,true,"holder-data",true,false,"waiter-data",true]
+zookeeper: json rc=0 ["%s-zookeeper\/job",true,2,true,true,true,false,true,true]
 zookeeper: holder free, waiter held N
 zookeeper: free show rc=1, empty ls rc=1 ''
+redis: ls rc=0 [true,1,"mutex"]
+redis: show rc=0 [true,true,true]
+redis: json rc=0 ["%s-redis\/job",true,2,true,true,true,false,true,true]
+redis: holder free, waiter held N
+redis: free show rc=1, empty ls rc=1 ''

@@ -37,3 +37,8 @@ zookeeper: --force rc=0 [true,true,true]
 zookeeper: old holder: DistributedLock%sException
 zookeeper: new holder: free
 zookeeper: free rc=1 {"server":"zookeeper://%s","name":"NAME","broken":0}
+redis: no --force rc=2 [true,true,true,2]
+redis: --force rc=0 [true,true,true]
+redis: old holder: DistributedLock%sException
+redis: new holder: free
+redis: free rc=1 {"server":"redis://%s","name":"NAME","broken":0}

@@ -36,3 +36,5 @@ echo "rc=", pclose($p), "\n";
 --EXPECT--
 zookeeper: [true,1,false,0] rc=0
 zookeeper: --seconds rc=0 views=1 bounded
+redis: [true,1,false,0] rc=0
+redis: --seconds rc=0 views=1 bounded
