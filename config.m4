@@ -197,7 +197,7 @@ if test "$PHP_DLOCK" != "no"; then
       AC_DEFINE([DLOCK_WITH_POSTGRES], [1], [dlock: the PostgreSQL backend is built])
       DLOCK_BUILT="$DLOCK_BUILT postgres"
       DLOCK_SQL=yes
-      DLOCK_SOURCES="$DLOCK_SOURCES core/sql/dlock_pg.c core/sql/dlock_pg_conn.c core/sql/dlock_pg_setup.c"
+      DLOCK_SOURCES="$DLOCK_SOURCES core/sql/dlock_pg.c core/sql/dlock_pg_conn.c core/sql/dlock_pg_setup.c core/sql/dlock_pg_admin.c"
     fi
   fi
   if test "$PHP_DLOCK_MYSQL" = "no"; then

@@ -20,7 +20,7 @@ foreach (dlt_cli_backends() as $b => ['dsn' => $dsn, 'opts' => $o]) {
     echo "$b: ls rc=$rc ", json_encode([$queued, count($found), preg_split('/\s+/', trim($found[0] ?? ''))[0] ?? '']), "\n";
 
     $caps = dlt_cli_caps($b);
-    [$hd, $wd] = $caps['data'] ? ['holder-data', 'waiter-data'] : ['', ''];
+    [$hd, $wd] = $caps['data'] === 'option' ? ['holder-data', 'waiter-data'] : ['', ''];
     [$rc, $out] = dlt_cli(['show', $name], $dsn);
     $lines = explode("\n", trim($out));
     echo "$b: show rc=$rc ", json_encode([
@@ -33,8 +33,8 @@ foreach (dlt_cli_backends() as $b => ['dsn' => $dsn, 'opts' => $o]) {
     $j = json_decode($out, true);
     $p = $j['participants'] ?? [];
     echo "$b: json rc=$rc ", json_encode([$j['name'] ?? null, $j['held'] ?? null, count($p),
-        $p[0]['holder'] ?? null, ($p[0]['data'] ?? null) === $hd, "held " . ($p[0]['token'] ?? '?') === $held,
-        $p[1]['holder'] ?? null, ($p[1]['data'] ?? null) === $wd,
+        $p[0]['holder'] ?? null, dlt_cli_data_ok($b, $p[0]['data'] ?? null, 'holder-data'), "held " . ($p[0]['token'] ?? '?') === $held,
+        $p[1]['holder'] ?? null, dlt_cli_data_ok($b, $p[1]['data'] ?? null, 'waiter-data'),
         $caps['since'] ? is_float($p[0]['age'] ?? null) && $p[0]['age'] >= 0 && $p[0]['age'] < 60
                        : array_key_exists('age', $p[0] ?? []) && $p[0]['age'] === null]), "\n";
 
@@ -60,3 +60,8 @@ redis: show rc=0 [true,true,true]
 redis: json rc=0 ["%s-redis\/job",true,2,true,true,true,false,true,true]
 redis: holder free, waiter held N
 redis: free show rc=1, empty ls rc=1 ''
+postgres: ls rc=0 [true,1,"mutex"]
+postgres: show rc=0 [true,true,true]
+postgres: json rc=0 ["%s-postgres\/job",true,2,true,true,true,false,true,true]
+postgres: holder free, waiter held N
+postgres: free show rc=1, empty ls rc=1 ''

@@ -42,3 +42,8 @@ redis: --force rc=0 [true,true,true]
 redis: old holder: DistributedLock%sException
 redis: new holder: free
 redis: free rc=1 {"server":"redis://%s","name":"NAME","broken":0}
+postgres: no --force rc=2 [true,true,true,2]
+postgres: --force rc=0 [true,true,true]
+postgres: old holder: DistributedLock%sException
+postgres: new holder: free
+postgres: free rc=1 {"server":"postgres://%s","name":"NAME","broken":0}

@@ -38,3 +38,5 @@ zookeeper: [true,1,false,0] rc=0
 zookeeper: --seconds rc=0 views=1 bounded
 redis: [true,1,false,0] rc=0
 redis: --seconds rc=0 views=1 bounded
+postgres: [true,1,false,0] rc=0
+postgres: --seconds rc=0 views=1 bounded
