@@ -222,7 +222,7 @@ if test "$PHP_DLOCK" != "no"; then
       AC_DEFINE([DLOCK_WITH_MYSQL], [1], [dlock: the MySQL/MariaDB backend is built])
       DLOCK_BUILT="$DLOCK_BUILT mysql"
       DLOCK_SQL=yes
-      DLOCK_SOURCES="$DLOCK_SOURCES core/sql/dlock_my.c core/sql/dlock_my_session.c core/sql/dlock_my_conn.c"
+      DLOCK_SOURCES="$DLOCK_SOURCES core/sql/dlock_my.c core/sql/dlock_my_session.c core/sql/dlock_my_conn.c core/sql/dlock_my_admin.c"
     fi
   fi
   if test -n "$DLOCK_SQL"; then

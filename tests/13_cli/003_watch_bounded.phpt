@@ -40,3 +40,5 @@ redis: [true,1,false,0] rc=0
 redis: --seconds rc=0 views=1 bounded
 postgres: [true,1,false,0] rc=0
 postgres: --seconds rc=0 views=1 bounded
+mysql: [true,1,false,0] rc=0
+mysql: --seconds rc=0 views=1 bounded
