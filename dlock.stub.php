@@ -55,7 +55,7 @@ final class DistributedLock implements DistributedLockInterface
 
     /**
      * The queue at $path in order: holder first, then waiters.
-     * @return array<int, array{node: string, data: string, token: int, holder: bool, since: ?float}>
+     * @return array<int, array{node: string, data: string, token: int, holder: bool, session: ?string, since: ?float}>
      */
     public static function participants(string $path, #[\SensitiveParameter] array $options = []): array {}
 
@@ -87,7 +87,7 @@ final class DistributedReadWriteLock
 
     public function getPath(): string {}
 
-    /** @return array<int, array{node: string, data: string, token: int, holder: bool, since: ?float, type: string}> */
+    /** @return array<int, array{node: string, data: string, token: int, holder: bool, session: ?string, since: ?float, type: string}> */
     public static function participants(string $path, #[\SensitiveParameter] array $options = []): array {}
 }
 
@@ -126,7 +126,7 @@ final class DistributedSemaphore implements DistributedLockInterface
 
     public function getMaxLeases(): int {}
 
-    /** @return array<int, array{node: string, data: string, token: int, holder: bool, since: ?float}> */
+    /** @return array<int, array{node: string, data: string, token: int, holder: bool, session: ?string, since: ?float}> */
     public static function participants(string $path, int $maxLeases, #[\SensitiveParameter] array $options = []): array {}
 }
 

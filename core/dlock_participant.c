@@ -13,6 +13,7 @@ void dlock_participants_free(dlock_participant *p, size_t count)
 	for (i = 0; i < count; i++) {
 		free(p[i].name);
 		free(p[i].data);
+		free(p[i].session);
 	}
 	free(p);
 }

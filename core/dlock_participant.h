@@ -12,6 +12,8 @@ typedef struct dlock_participant {
 	char *name;      /* node name or waiter id (owned by the array) */
 	char *data;      /* node data, NUL-terminated (owned by the array) */
 	size_t data_len; /* bytes of data */
+	char *session;   /* the entry's server session as the server describes it (SQL: client
+	                    address and application_name), or NULL (owned by the array) */
 	int64_t token;   /* the fencing token of that hold (0 when not known) */
 	int64_t owner;   /* ephemeral owner session id (ZooKeeper), else 0 */
 	int64_t since;   /* when it entered the queue (ZooKeeper: node creation) or was

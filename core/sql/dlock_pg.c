@@ -360,8 +360,8 @@ static int dlock_pg_participants(dlock_sql_conn *c, const char *name, size_t len
 		return dlock_err_set(err, DLOCK_ENOMEM, 0, "out of memory");
 	}
 	dlock_pg_key(name, len, k);
-	/* data: the session's client address and application_name; since: when
-	 * a waiter began to wait (14+; a grant's time is not recorded) */
+	/* session: its client address and application_name; since: when a
+	 * waiter began to wait (14+; a grant's time is not recorded) */
 	sprintf(sql,
 	        "SELECT l.pid, l.mode = 'ExclusiveLock', l.granted, (SELECT token "
 	        "FROM " DLOCK_SQL_TOKEN_TABLE
@@ -383,10 +383,10 @@ static int dlock_pg_participants(dlock_sql_conn *c, const char *name, size_t len
 	}
 	for (i = 0; i < PQntuples(r); i++, n++) {
 		list[n].name = dlock_strndup(PQgetvalue(r, i, 0), strlen(PQgetvalue(r, i, 0)));
-		list[n].data = dlock_strndup(PQgetvalue(r, i, 4), strlen(PQgetvalue(r, i, 4)));
-		list[n].data_len = strlen(PQgetvalue(r, i, 4));
+		list[n].data = dlock_strndup("", 0);
+		list[n].session = dlock_strndup(PQgetvalue(r, i, 4), strlen(PQgetvalue(r, i, 4)));
 		list[n].since = PQgetisnull(r, i, 5) ? 0 : strtoll(PQgetvalue(r, i, 5), NULL, 10);
-		if (!list[n].name || !list[n].data) {
+		if (!list[n].name || !list[n].data || !list[n].session) {
 			n++;
 			dlock_participants_free(list, (size_t)n);
 			PQclear(r);

@@ -45,6 +45,7 @@ static int dlock_sql_sem_participants(const dlock_sql_driver *drv, dlock_sql_con
 			} else if (!part[j].holder) {
 				free(part[j].name);
 				free(part[j].data);
+				free(part[j].session);
 				continue; /* a slot is only ever tried, never waited for */
 			}
 			part[j].token = 0;

@@ -33,8 +33,8 @@ foreach (dlt_cli_backends() as $b => ['dsn' => $dsn, 'opts' => $o]) {
     $j = json_decode($out, true);
     $p = $j['participants'] ?? [];
     echo "$b: json rc=$rc ", json_encode([$j['name'] ?? null, $j['held'] ?? null, count($p) === ($caps['waiters'] ? 2 : 1),
-        $p[0]['holder'] ?? null, dlt_cli_data_ok($b, $p[0]['data'] ?? null, 'holder-data'), "held " . ($p[0]['token'] ?? '?') === $held,
-        !$caps['waiters'] || (($p[1]['holder'] ?? null) === false && dlt_cli_data_ok($b, $p[1]['data'] ?? null, 'waiter-data')),
+        $p[0]['holder'] ?? null, dlt_cli_data_ok($b, $p[0] ?? null, 'holder-data'), "held " . ($p[0]['token'] ?? '?') === $held,
+        !$caps['waiters'] || (($p[1]['holder'] ?? null) === false && dlt_cli_data_ok($b, $p[1] ?? null, 'waiter-data')),
         $caps['since'] ? is_float($p[0]['age'] ?? null) && $p[0]['age'] >= 0 && $p[0]['age'] < 60
                        : array_key_exists('age', $p[0] ?? []) && $p[0]['age'] === null]), "\n";
 

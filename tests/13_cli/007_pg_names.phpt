@@ -26,7 +26,7 @@ echo dlt_line($c), "\n";
 echo "ls rc=$rc\n", str_replace($root, 'ROOT', $out);
 [$rc, $out] = dlt_cli(['--json', 'show', "$root/a"], $dsn);
 $j = json_decode($out, true);
-echo "show rc=$rc ", preg_match('/^127\.0\.0\.1:\d+ dlock$/', $j['participants'][0]['data']) ? 'client address' : $out, "\n";
+echo "show rc=$rc ", preg_match('/^127\.0\.0\.1:\d+ dlock$/', $j['participants'][0]['session']) ? 'client address' : $out, "\n";
 [$rc, $out] = dlt_cli(['break', '--force', "$root/a"], $dsn);
 echo "break rc=$rc ", str_contains($out, 'ended 1 hold') ? 'one session' : $out, "\n";
 dlt_send($c, 'go');
