@@ -70,6 +70,12 @@ final class DistributedLock implements DistributedLockInterface
      * The old holder is not told: only a resource that checks fencing tokens refuses it.
      */
     public static function forceBreak(string $path, #[\SensitiveParameter] array $options = []): int {}
+
+    /**
+     * For operators: blocks until the queue at $path changes (true) or $timeout seconds pass
+     * (false), on a server event; null where the backend cannot wait for one (look again later).
+     */
+    public static function waitForChange(string $path, float $timeout, #[\SensitiveParameter] array $options = []): ?bool {}
 }
 
 /**

@@ -1,5 +1,5 @@
 /* dlock_admin_class.c: the operator's static methods of DistributedLock
- * (listLocks(), forceBreak()), which the dlock command (bin/dlock) is built
+ * (listLocks(), forceBreak(), waitForChange()), which the dlock command (bin/dlock) is built
  * on. Zend glue only: the work is each backend's, behind the seam
  * (dlock_backend_list_locks, dlock_backend_force_break). */
 #ifdef HAVE_CONFIG_H
@@ -97,4 +97,41 @@ PHP_METHOD(DistributedLock, forceBreak)
 		RETURN_THROWS();
 	}
 	RETURN_LONG(broken);
+}
+
+PHP_METHOD(DistributedLock, waitForChange)
+{
+	zend_string *path;
+	double timeout;
+	HashTable *opts = NULL;
+	php_dlock_settings set;
+	dlock_err err;
+	int rc, changed = -1;
+
+	ZEND_PARSE_PARAMETERS_START(2, 3)
+	Z_PARAM_STR(path)
+	Z_PARAM_DOUBLE(timeout)
+	Z_PARAM_OPTIONAL
+	Z_PARAM_ARRAY_HT(opts)
+	ZEND_PARSE_PARAMETERS_END();
+
+	if (!(timeout >= 0 && timeout <= 86400)) {
+		zend_argument_value_error(2, "must be between 0 and 86400 seconds");
+		RETURN_THROWS();
+	}
+	if (!php_dlock_admin_settings(&set, opts, 3)) {
+		RETURN_THROWS();
+	}
+	rc = dlock_backend_wait_change(&set.target, ZSTR_VAL(path), ZSTR_LEN(path),
+	                               (int64_t)(timeout * 1000.0), &php_dlock_intr, &changed, &err);
+	php_dlock_settings_dtor(&set);
+	php_dlock_after_wait();
+	if (rc != DLOCK_OK) {
+		php_dlock_admin_throw(rc, &err, ZSTR_VAL(path));
+		RETURN_THROWS();
+	}
+	if (changed < 0) {
+		RETURN_NULL();
+	}
+	RETURN_BOOL(changed > 0);
 }

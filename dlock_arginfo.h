@@ -1,5 +1,5 @@
 /* This is a generated file, edit the .stub.php file instead.
- * Stub hash: cb0e77f156a77daa5fd14fb32f1e937489dc740d */
+ * Stub hash: 8371e09193cf623e8a9db633cc34830a04a118cc */
 
 ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_DistributedLockInterface_acquire, 0, 0, _IS_BOOL, 0)
 	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, timeout, IS_DOUBLE, 1, "null")
@@ -59,6 +59,12 @@ ZEND_END_ARG_INFO()
 
 ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_DistributedLock_forceBreak, 0, 1, IS_LONG, 0)
 	ZEND_ARG_TYPE_INFO(0, path, IS_STRING, 0)
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, options, IS_ARRAY, 0, "[]")
+ZEND_END_ARG_INFO()
+
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_DistributedLock_waitForChange, 0, 2, _IS_BOOL, 1)
+	ZEND_ARG_TYPE_INFO(0, path, IS_STRING, 0)
+	ZEND_ARG_TYPE_INFO(0, timeout, IS_DOUBLE, 0)
 	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, options, IS_ARRAY, 0, "[]")
 ZEND_END_ARG_INFO()
 
@@ -139,6 +145,7 @@ ZEND_METHOD(DistributedLock, synchronized);
 ZEND_METHOD(DistributedLock, participants);
 ZEND_METHOD(DistributedLock, listLocks);
 ZEND_METHOD(DistributedLock, forceBreak);
+ZEND_METHOD(DistributedLock, waitForChange);
 ZEND_METHOD(DistributedReadWriteLock, __construct);
 ZEND_METHOD(DistributedReadWriteLock, readLock);
 ZEND_METHOD(DistributedReadWriteLock, writeLock);
@@ -185,6 +192,7 @@ static const zend_function_entry class_DistributedLock_methods[] = {
 	ZEND_ME(DistributedLock, participants, arginfo_class_DistributedLock_participants, ZEND_ACC_PUBLIC|ZEND_ACC_STATIC)
 	ZEND_ME(DistributedLock, listLocks, arginfo_class_DistributedLock_listLocks, ZEND_ACC_PUBLIC|ZEND_ACC_STATIC)
 	ZEND_ME(DistributedLock, forceBreak, arginfo_class_DistributedLock_forceBreak, ZEND_ACC_PUBLIC|ZEND_ACC_STATIC)
+	ZEND_ME(DistributedLock, waitForChange, arginfo_class_DistributedLock_waitForChange, ZEND_ACC_PUBLIC|ZEND_ACC_STATIC)
 	ZEND_FE_END
 };
 
@@ -272,6 +280,8 @@ static zend_class_entry *register_class_DistributedLock(zend_class_entry *class_
 	zend_add_parameter_attribute(zend_hash_str_find_ptr(&class_entry->function_table, "listlocks", sizeof("listlocks") - 1), 1, ZSTR_KNOWN(ZEND_STR_SENSITIVEPARAMETER), 0);
 
 	zend_add_parameter_attribute(zend_hash_str_find_ptr(&class_entry->function_table, "forcebreak", sizeof("forcebreak") - 1), 1, ZSTR_KNOWN(ZEND_STR_SENSITIVEPARAMETER), 0);
+
+	zend_add_parameter_attribute(zend_hash_str_find_ptr(&class_entry->function_table, "waitforchange", sizeof("waitforchange") - 1), 2, ZSTR_KNOWN(ZEND_STR_SENSITIVEPARAMETER), 0);
 #endif
 
 	return class_entry;

@@ -170,6 +170,10 @@ typedef struct dlock_backend_ops {
 	 * path whoever has them, see dlock_backend_force_break */
 	int (*force_break)(const dlock_target *t, const char *path, size_t len,
 	                   const dlock_interrupt *intr, int *broken, dlock_err *err);
+	/* optional (NULL: not offered): blocks until the queue at path changes,
+	 * see dlock_backend_wait_change */
+	int (*wait_change)(const dlock_target *t, const char *path, size_t len, int64_t timeout_ms,
+	                   const dlock_interrupt *intr, int *changed, dlock_err *err);
 	const char *(*library)(void); /* the client library and its version, e.g. "hiredis 0.14.1" */
 	/* optional: sends the client library's own log to `path` (NULL: back to
 	 * its default); DLOCK_OK or an error with err->msg set. NULL: none */

@@ -401,6 +401,23 @@ int dlock_backend_force_break(const dlock_target *t, const char *path, size_t le
 	return b->force_break(t, path, len, intr, broken, err);
 }
 
+int dlock_backend_wait_change(const dlock_target *t, const char *path, size_t len,
+                              int64_t timeout_ms, const dlock_interrupt *intr, int *changed,
+                              dlock_err *err)
+{
+	const dlock_backend_ops *b = dlock_handle_ops(t->backend);
+
+	*changed = -1;
+	dlock_err_clear(err);
+	if (!b) {
+		return dlock_backend_missing(t->backend, err);
+	}
+	if (!b->wait_change) {
+		return DLOCK_OK;
+	}
+	return b->wait_change(t, path, len, timeout_ms, intr, changed, err);
+}
+
 void dlock_backends_shutdown(int final)
 {
 	size_t i;

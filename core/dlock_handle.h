@@ -90,6 +90,14 @@ int dlock_backend_list_locks(const dlock_target *t, const char *prefix, size_t l
 int dlock_backend_force_break(const dlock_target *t, const char *path, size_t len,
                               const dlock_interrupt *intr, int *broken, dlock_err *err);
 
+/* Waits, blocking on the server's own event (no polling), until the queue
+ * of the lock at path on t changes or timeout_ms passes: *changed 1
+ * changed, 0 timed out, -1 the backend cannot wait for it (not offered, or
+ * nothing there to watch yet: the caller looks again later). */
+int dlock_backend_wait_change(const dlock_target *t, const char *path, size_t len,
+                              int64_t timeout_ms, const dlock_interrupt *intr, int *changed,
+                              dlock_err *err);
+
 /* Closes every backend's unused sessions and connections and stops helper
  * threads that nothing needs (request end without persistence); final != 0
  * (module end) stops them whatever they still serve: the code they run is

@@ -292,3 +292,71 @@ done:
 	dlock_participants_free(q, n);
 	return rc;
 }
+
+int dlock_zk_admin_wait(dlock_session *s, const char *path, int64_t timeout_ms,
+                        int64_t connect_timeout_ms, const dlock_interrupt *intr, int *changed,
+                        dlock_err *err)
+{
+	int64_t deadline = dlock_now_ms() + timeout_ms;
+	size_t len = strlen(path);
+	char *key = malloc(len + 2);
+	dlock_watch *w = NULL;
+	dlock_call *c;
+	uint64_t mark;
+	int rc, zrc;
+
+	*changed = 0;
+	if (!key) {
+		return dlock_err_set(err, DLOCK_ENOMEM, 0, "out of memory");
+	}
+	/* a record of its own: a child watch, keyed apart from the lock
+	 * recipe's data watches (no znode path starts with \1) */
+	key[0] = '\1';
+	memcpy(key + 1, path, len + 1);
+	if ((rc = admin_ready(s, dlock_now_ms() + connect_timeout_ms, intr, err)) != DLOCK_OK) {
+		goto done;
+	}
+	if (!(w = dlock_session_watch_get(s, key))) {
+		rc = dlock_err_set(err, DLOCK_ENOMEM, 0, "out of memory");
+		goto done;
+	}
+	mark = dlock_session_watch_mark(s, w);
+	c = dlock_call_watch_children(s, w, path);
+	rc = dlock_call_wait(c, dlock_now_ms() + connect_timeout_ms, intr);
+	zrc = c ? c->rc : 0;
+	dlock_call_release(c);
+	if (rc == DLOCK_ETIMEDOUT) {
+		rc = dlock_err_set(err, DLOCK_ECONNLOSS, ZOPERATIONTIMEOUT,
+		                   "cannot watch %.128s: no answer from ZooKeeper within "
+		                   "connect_timeout",
+		                   path);
+		goto done;
+	}
+	if (rc != DLOCK_OK) {
+		rc = dlock_call_failed(rc, "watching", path, err);
+		goto done;
+	}
+	if (zrc == ZNONODE) {
+		*changed = -1;
+		goto done;
+	}
+	if (zrc != ZOK) {
+		rc = dlock_err_set(err, dlock_zk_status(zrc), zrc, "cannot watch %.128s: %s", path,
+		                   zerror(zrc));
+		goto done;
+	}
+	rc = dlock_session_wait_watches(s, &w, &mark, 1, deadline, intr, NULL);
+	if (rc == DLOCK_OK) {
+		*changed = 1;
+	} else if (rc == DLOCK_ETIMEDOUT) {
+		rc = DLOCK_OK;
+	} else {
+		rc = dlock_call_failed(rc, "watching", path, err);
+	}
+done:
+	if (w) {
+		dlock_session_watch_put(s, w);
+	}
+	free(key);
+	return rc;
+}

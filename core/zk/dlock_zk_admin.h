@@ -39,4 +39,14 @@ int dlock_zk_admin_list(dlock_session *s, const char *prefix, int64_t timeout_ms
 int dlock_zk_admin_break(dlock_session *s, const char *path, int64_t timeout_ms,
                          const dlock_interrupt *intr, int *broken, dlock_err *err);
 
+/* Waits until the queue at `path` changes (a child node added or removed,
+ * or the node deleted) or timeout_ms passes, blocking on a ZooKeeper child
+ * watch (no polling); connect_timeout_ms bounds arming the watch. *changed:
+ * 1 changed, 0 timed out, -1 nothing to watch (no node at path: the caller
+ * looks again later). Returns DLOCK_OK or, with err set, DLOCK_ECONNLOSS,
+ * DLOCK_ESESSION, DLOCK_EINTR, DLOCK_EAUTH, DLOCK_EZK or DLOCK_ENOMEM. */
+int dlock_zk_admin_wait(dlock_session *s, const char *path, int64_t timeout_ms,
+                        int64_t connect_timeout_ms, const dlock_interrupt *intr, int *changed,
+                        dlock_err *err);
+
 #endif

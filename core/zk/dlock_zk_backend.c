@@ -162,6 +162,26 @@ static int zkb_force_break(const dlock_target *t, const char *path, size_t len,
 	return rc;
 }
 
+static int zkb_wait_change(const dlock_target *t, const char *path, size_t len, int64_t timeout_ms,
+                           const dlock_interrupt *intr, int *changed, dlock_err *err)
+{
+	dlock_session_cfg cfg;
+	dlock_session *s = NULL;
+	int rc;
+
+	*changed = -1;
+	if ((rc = dlock_path_validate(path, len, err)) != DLOCK_OK) {
+		return rc;
+	}
+	zkb_cfg(t, &cfg);
+	if ((rc = dlock_pool_get(&cfg, intr, &s, err)) != DLOCK_OK) {
+		return rc;
+	}
+	rc = dlock_zk_admin_wait(s, path, timeout_ms, t->connect_timeout_ms, intr, changed, err);
+	dlock_session_unref(s);
+	return rc;
+}
+
 static const char *zkb_library(void)
 {
 	return "ZooKeeper C client " ZOO_VERSION;
@@ -194,6 +214,7 @@ const dlock_backend_ops dlock_zk_backend = {
     .token_fetch = NULL, /* the token is the node's zxid, known from the acquire */
     .list_locks = zkb_list_locks,
     .force_break = zkb_force_break,
+    .wait_change = zkb_wait_change,
     .library = zkb_library,
     .log_configure = dlock_zklog_configure,
 };

@@ -56,6 +56,7 @@ synchronized: mixed
 participants (static): array
 listLocks (static): array
 forceBreak (static): int
+waitForChange (static): ?bool
 array(1) {
   ["DistributedLockInterface"]=>
   string(24) "DistributedLockInterface"
