@@ -239,6 +239,7 @@ static PHP_MINIT_FUNCTION(dlock)
 	php_dlock_lock_classes_init();
 	php_dlock_rw_class_init();
 	php_dlock_multi_class_init();
+	php_dlock_revocation_minit();
 	/* after the INI entries: a dlock.dsn read at startup does not warn */
 	dlock_dsn_set_warn(php_dlock_dsn_warn);
 	return SUCCESS;
@@ -246,6 +247,7 @@ static PHP_MINIT_FUNCTION(dlock)
 
 static PHP_MSHUTDOWN_FUNCTION(dlock)
 {
+	php_dlock_revocation_mshutdown();
 	dlock_idle_stop();          /* no close behind the final shutdown's back */
 	dlock_backends_shutdown(1); /* ends this process's sessions, connections and threads */
 	dlock_backends_log_configure(NULL, NULL);
@@ -261,6 +263,7 @@ static PHP_RINIT_FUNCTION(dlock)
 #endif
 	zend_hash_init(&DLOCK_G(held), 8, NULL, NULL, 0);
 	DLOCK_G(bailout) = false;
+	php_dlock_revocation_rinit();
 	dlock_idle_request_begin(); /* waits for an idle close under way */
 	return SUCCESS;
 }

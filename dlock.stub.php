@@ -76,6 +76,21 @@ final class DistributedLock implements DistributedLockInterface
      * (false), on a server event; null where the backend cannot wait for one (look again later).
      */
     public static function waitForChange(string $path, float $timeout, #[\SensitiveParameter] array $options = []): ?bool {}
+
+    /**
+     * Sets the listener run (with this object) at the next safe point of the program after a
+     * revocation request reaches this object's hold; null removes it. Makes the lock revocable.
+     */
+    public function onRevocation(?callable $listener): void {}
+
+    /** Whether a revocation request reached the current hold (false when not held). */
+    public function isRevocationRequested(): bool {}
+
+    /**
+     * Asks every current holder of the lock at $path to give it up (it never releases anything);
+     * returns how many holders were asked, 0 when the lock is free.
+     */
+    public static function requestRevocation(string $path, #[\SensitiveParameter] array $options = []): int {}
 }
 
 /**
@@ -131,6 +146,12 @@ final class DistributedSemaphore implements DistributedLockInterface
     public function synchronized(callable $callback, ?float $timeout = null): mixed {}
 
     public function getMaxLeases(): int {}
+
+    /** @implementation-alias DistributedLock::onRevocation */
+    public function onRevocation(?callable $listener): void {}
+
+    /** @implementation-alias DistributedLock::isRevocationRequested */
+    public function isRevocationRequested(): bool {}
 
     /** @return array<int, array{node: string, data: string, token: int, holder: bool, session: ?string, since: ?float}> */
     public static function participants(string $path, int $maxLeases, #[\SensitiveParameter] array $options = []): array {}

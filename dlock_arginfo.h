@@ -1,5 +1,5 @@
 /* This is a generated file, edit the .stub.php file instead.
- * Stub hash: 8371e09193cf623e8a9db633cc34830a04a118cc */
+ * Stub hash: 8722dc3f2fe258183a40be7462b020d78d4b6724 */
 
 ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_DistributedLockInterface_acquire, 0, 0, _IS_BOOL, 0)
 	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, timeout, IS_DOUBLE, 1, "null")
@@ -68,6 +68,14 @@ ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_DistributedLock_waitForCha
 	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, options, IS_ARRAY, 0, "[]")
 ZEND_END_ARG_INFO()
 
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_DistributedLock_onRevocation, 0, 1, IS_VOID, 0)
+	ZEND_ARG_TYPE_INFO(0, listener, IS_CALLABLE, 1)
+ZEND_END_ARG_INFO()
+
+#define arginfo_class_DistributedLock_isRevocationRequested arginfo_class_DistributedLockInterface_tryAcquire
+
+#define arginfo_class_DistributedLock_requestRevocation arginfo_class_DistributedLock_forceBreak
+
 #define arginfo_class_DistributedReadWriteLock___construct arginfo_class_DistributedLock___construct
 
 ZEND_BEGIN_ARG_WITH_RETURN_OBJ_INFO_EX(arginfo_class_DistributedReadWriteLock_readLock, 0, 0, DistributedLock, 0)
@@ -102,6 +110,10 @@ ZEND_END_ARG_INFO()
 #define arginfo_class_DistributedSemaphore_synchronized arginfo_class_DistributedLockInterface_synchronized
 
 #define arginfo_class_DistributedSemaphore_getMaxLeases arginfo_class_DistributedLockInterface_getFencingToken
+
+#define arginfo_class_DistributedSemaphore_onRevocation arginfo_class_DistributedLock_onRevocation
+
+#define arginfo_class_DistributedSemaphore_isRevocationRequested arginfo_class_DistributedLockInterface_tryAcquire
 
 ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_DistributedSemaphore_participants, 0, 2, IS_ARRAY, 0)
 	ZEND_ARG_TYPE_INFO(0, path, IS_STRING, 0)
@@ -146,6 +158,9 @@ ZEND_METHOD(DistributedLock, participants);
 ZEND_METHOD(DistributedLock, listLocks);
 ZEND_METHOD(DistributedLock, forceBreak);
 ZEND_METHOD(DistributedLock, waitForChange);
+ZEND_METHOD(DistributedLock, onRevocation);
+ZEND_METHOD(DistributedLock, isRevocationRequested);
+ZEND_METHOD(DistributedLock, requestRevocation);
 ZEND_METHOD(DistributedReadWriteLock, __construct);
 ZEND_METHOD(DistributedReadWriteLock, readLock);
 ZEND_METHOD(DistributedReadWriteLock, writeLock);
@@ -193,6 +208,9 @@ static const zend_function_entry class_DistributedLock_methods[] = {
 	ZEND_ME(DistributedLock, listLocks, arginfo_class_DistributedLock_listLocks, ZEND_ACC_PUBLIC|ZEND_ACC_STATIC)
 	ZEND_ME(DistributedLock, forceBreak, arginfo_class_DistributedLock_forceBreak, ZEND_ACC_PUBLIC|ZEND_ACC_STATIC)
 	ZEND_ME(DistributedLock, waitForChange, arginfo_class_DistributedLock_waitForChange, ZEND_ACC_PUBLIC|ZEND_ACC_STATIC)
+	ZEND_ME(DistributedLock, onRevocation, arginfo_class_DistributedLock_onRevocation, ZEND_ACC_PUBLIC)
+	ZEND_ME(DistributedLock, isRevocationRequested, arginfo_class_DistributedLock_isRevocationRequested, ZEND_ACC_PUBLIC)
+	ZEND_ME(DistributedLock, requestRevocation, arginfo_class_DistributedLock_requestRevocation, ZEND_ACC_PUBLIC|ZEND_ACC_STATIC)
 	ZEND_FE_END
 };
 
@@ -218,6 +236,8 @@ static const zend_function_entry class_DistributedSemaphore_methods[] = {
 	ZEND_MALIAS(DistributedLock, getPath, getPath, arginfo_class_DistributedSemaphore_getPath, ZEND_ACC_PUBLIC)
 	ZEND_MALIAS(DistributedLock, synchronized, synchronized, arginfo_class_DistributedSemaphore_synchronized, ZEND_ACC_PUBLIC)
 	ZEND_ME(DistributedSemaphore, getMaxLeases, arginfo_class_DistributedSemaphore_getMaxLeases, ZEND_ACC_PUBLIC)
+	ZEND_MALIAS(DistributedLock, onRevocation, onRevocation, arginfo_class_DistributedSemaphore_onRevocation, ZEND_ACC_PUBLIC)
+	ZEND_MALIAS(DistributedLock, isRevocationRequested, isRevocationRequested, arginfo_class_DistributedSemaphore_isRevocationRequested, ZEND_ACC_PUBLIC)
 	ZEND_ME(DistributedSemaphore, participants, arginfo_class_DistributedSemaphore_participants, ZEND_ACC_PUBLIC|ZEND_ACC_STATIC)
 	ZEND_FE_END
 };
@@ -282,6 +302,8 @@ static zend_class_entry *register_class_DistributedLock(zend_class_entry *class_
 	zend_add_parameter_attribute(zend_hash_str_find_ptr(&class_entry->function_table, "forcebreak", sizeof("forcebreak") - 1), 1, ZSTR_KNOWN(ZEND_STR_SENSITIVEPARAMETER), 0);
 
 	zend_add_parameter_attribute(zend_hash_str_find_ptr(&class_entry->function_table, "waitforchange", sizeof("waitforchange") - 1), 2, ZSTR_KNOWN(ZEND_STR_SENSITIVEPARAMETER), 0);
+
+	zend_add_parameter_attribute(zend_hash_str_find_ptr(&class_entry->function_table, "requestrevocation", sizeof("requestrevocation") - 1), 1, ZSTR_KNOWN(ZEND_STR_SENSITIVEPARAMETER), 0);
 #endif
 
 	return class_entry;

@@ -45,8 +45,21 @@ static void php_dlock_free(zend_object *obj)
 		dlock_handle_free(o->lock);
 		o->lock = NULL;
 	}
+	zval_ptr_dtor(&o->listener);
+	ZVAL_UNDEF(&o->listener);
 	php_dlock_settings_dtor(&o->set);
 	zend_object_std_dtor(obj);
+}
+
+/* The cycle collector sees the revocation listener (a closure that captures
+ * the lock is a cycle). */
+static HashTable *php_dlock_get_gc(zend_object *obj, zval **table, int *n)
+{
+	php_dlock_obj *o = php_dlock_from_obj(obj);
+
+	*table = Z_ISUNDEF(o->listener) ? NULL : &o->listener;
+	*n = Z_ISUNDEF(o->listener) ? 0 : 1;
+	return zend_std_get_properties(obj);
 }
 
 static const char *php_dlock_kind_name(dlock_kind kind)
@@ -126,6 +139,10 @@ bool php_dlock_init(php_dlock_obj *o, dlock_kind kind, zend_long max_leases, zen
 		return false;
 	}
 	dlock_handle_set_reentrant(o->lock, o->set.reentrant);
+	if (o->set.revocable && (rc = dlock_handle_set_revocable(o->lock, &err)) != DLOCK_OK) {
+		php_dlock_throw(rc, &err, ZSTR_VAL(path));
+		return false;
+	}
 	return true;
 }
 
@@ -571,4 +588,5 @@ void php_dlock_lock_classes_init(void)
 	dlock_lock_handlers.free_obj = php_dlock_free;
 	dlock_lock_handlers.clone_obj = NULL;
 	dlock_lock_handlers.get_debug_info = php_dlock_debug_info;
+	dlock_lock_handlers.get_gc = php_dlock_get_gc;
 }

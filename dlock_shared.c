@@ -242,6 +242,8 @@ static bool php_dlock_option_value(php_dlock_settings *set, const dlock_option *
 		}
 		if (o->id == DLOCK_OPT_REENTRANT) {
 			set->reentrant = Z_TYPE_P(val) == IS_TRUE;
+		} else if (o->id == DLOCK_OPT_REVOCABLE) {
+			set->revocable = Z_TYPE_P(val) == IS_TRUE;
 		}
 		break;
 	}

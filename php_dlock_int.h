@@ -14,12 +14,14 @@ typedef struct php_dlock_settings {
 	dlock_target target; /* backend, server and timeouts (owned, malloc()ed strings) */
 	zend_string *data;   /* node data; NULL: "hostname:pid" at acquire time */
 	bool reentrant;      /* a second acquire() counts (true) or throws (false) */
+	bool revocable;      /* holds listen for revocation requests */
 } php_dlock_settings;
 
 /* A DistributedLock (mutex, or a read/write part) or DistributedSemaphore. */
 typedef struct php_dlock_obj {
 	dlock_handle *lock;     /* the core lock; NULL until constructed */
 	php_dlock_settings set; /* owned strings */
+	zval listener;          /* onRevocation()'s callable, or UNDEF */
 	zend_object std;
 } php_dlock_obj;
 
@@ -129,6 +131,13 @@ void php_dlock_where(const php_dlock_obj *o, char *buf, size_t size);
 /* Sets return_value to the participants of a queue of kind on path, or throws. */
 void php_dlock_participants(dlock_kind kind, zend_long max_leases, zend_string *path,
                             HashTable *opts, uint32_t opts_arg, zval *return_value);
+
+/* dlock_revoke_glue.c: revocation's delivery at a safe point. MINIT installs
+ * the engine interrupt hook and the kick; RINIT/RSHUTDOWN reset the pending
+ * flag for the request. */
+void php_dlock_revocation_minit(void);
+void php_dlock_revocation_mshutdown(void);
+void php_dlock_revocation_rinit(void);
 
 /* Class set-up, called from MINIT. */
 void php_dlock_lock_classes_init(void);

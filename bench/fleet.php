@@ -3,11 +3,11 @@
  * workers (pm = static, 256 in a full run) on this host takes locks in its
  * requests against each backend started with the server's DEFAULT connection
  * limits: ZooKeeper maxClientCnxns 60 per client address (a server of its
- * own, scripts/zk.sh --default-limits), PostgreSQL max_connections 100,
+ * own, scripts/servers/zk.sh --default-limits), PostgreSQL max_connections 100,
  * MariaDB max_connections 151, Redis maxclients 10000 (the servers bench/run.sh
  * started; their scripts leave these at the defaults). Each request takes one
  * of 16 locks, increments that lock's counter file under it and releases
- * (tests/12_fleet/www/fleet.php); scripts/fleet.php drives the requests and
+ * (tests/12_fleet/www/fleet.php); scripts/runners/fleet.php drives the requests and
  * counts the server's connections. Per backend, four rows:
  *   kept, W in flight          sessions kept (dlock.idle_close=0), every worker busy at once
  *   kept, 32 in flight         the same pool at a steadier load
@@ -59,7 +59,7 @@ if ($renderOnly) {
             $parts[$k] = $v;
         }
     }
-    $zkHosts = sh("$root/scripts/zk.sh start $zkPort --default-limits");
+    $zkHosts = sh("$root/scripts/servers/zk.sh start $zkPort --default-limits");
     $backends = ['ZooKeeper' => ["zookeeper://$zkHosts", $zkPort, 'maxClientCnxns 60 per client address']];
     if (isset($parts['everysec'])) {
         $backends['Redis'] = ['redis://' . $parts['everysec'], (int) substr($parts['everysec'], strrpos($parts['everysec'], ':') + 1), ''];
@@ -95,7 +95,7 @@ if ($renderOnly) {
         "persistent 0, $steady in flight" => [['php_admin_value[dlock.persistent]=0'], $steady],
     ];
     $R = ['workers' => $W, 'requests' => $N, 'connect_timeout' => $ct, 'backends' => []];
-    $count = fn(int $port) => (int) sh("$php " . escapeshellarg("$root/scripts/fleet.php") . " --count $port");
+    $count = fn(int $port) => (int) sh("$php " . escapeshellarg("$root/scripts/runners/fleet.php") . " --count $port");
     try {
         foreach ($backends as $name => [$dsn, $port, $limit]) {
             $R['backends'][$name] = ['limit' => $limit, 'rows' => []];
@@ -104,10 +104,10 @@ if ($renderOnly) {
                 @mkdir($dir);
                 array_map('unlink', glob("$dir/k*"));
                 $t = microtime(true);
-                sh("$root/scripts/fpm.sh start $fpmPort pm.max_children=$W listen.backlog=1024 " . implode(' ', array_map('escapeshellarg', $opts)));
+                sh("$root/scripts/servers/fpm.sh start $fpmPort pm.max_children=$W listen.backlog=1024 " . implode(' ', array_map('escapeshellarg', $opts)));
                 $startS = microtime(true) - $t;
                 $q = http_build_query(['dsn' => $dsn, 'dir' => $dir, 'ct' => $ct, 'keys' => 16, 'wait' => 120]);
-                $r = json_decode(sh("FLEET_TIMEOUT=600 $php " . escapeshellarg("$root/scripts/fleet.php")
+                $r = json_decode(sh("FLEET_TIMEOUT=600 $php " . escapeshellarg("$root/scripts/runners/fleet.php")
                     . " $fpmPort " . escapeshellarg($www) . " $N $conc $port " . escapeshellarg($q)), true);
                 $sum = 0;
                 foreach (glob("$dir/k*") as $f) {
@@ -124,7 +124,7 @@ if ($renderOnly) {
                     $r['idle_giveback_s'] = round(microtime(true) - $t, 2);
                     $r['conn_after_giveback'] = $count($port);
                 }
-                sh("$root/scripts/fpm.sh stop $fpmPort");
+                sh("$root/scripts/servers/fpm.sh stop $fpmPort");
                 $R['backends'][$name]['rows'][$label] = $r;
                 say(sprintf('%s, %s: %d/%d ok, %.0f req/s, p99 %.1f ms, server connections peak %d, counter %s, errors %s (pool start %.1f s)',
                     $name, $label, $r['ok'], $N, $r['throughput'], $r['p99_ms'], $r['conn_peak'],
@@ -132,15 +132,15 @@ if ($renderOnly) {
             }
         }
     } finally {
-        exec("$root/scripts/fpm.sh stop $fpmPort 2>&1");
-        exec("$root/scripts/zk.sh stop $zkPort 2>&1");
+        exec("$root/scripts/servers/fpm.sh stop $fpmPort 2>&1");
+        exec("$root/scripts/servers/zk.sh stop $zkPort 2>&1");
     }
 }
 
 $md = "\n## Fleet: $W php-fpm workers on one host against default server limits\n\n"
     . "`bench/fleet.php`: one php-fpm pool (pm = static, $W workers), $N requests a row, each taking one of 16 locks, "
     . "incrementing that lock's counter file under it and releasing (`tests/12_fleet/www/fleet.php`), driven by "
-    . "`scripts/fleet.php` (FastCGI, the given number of requests in flight). Every server runs with its default "
+    . "`scripts/runners/fleet.php` (FastCGI, the given number of requests in flight). Every server runs with its default "
     . "connection limit. connect_timeout is $ct s. \"server connections\" is the most connections the server "
     . "answered at once (sampled every 200 ms with ss; a ZooKeeper connection accepted only to be closed is not counted). "
     . "Latency is the request's, from the FastCGI connect to its end (queueing for a worker included).\n\n"

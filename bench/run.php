@@ -268,7 +268,7 @@ foreach (['persistent' => 1, 'fresh session' => 0] as $label => $persistent) {
 /* 6b. per-request cost under php-fpm (one worker, cgi-fcgi per request): the
  * lock's share is a request's p50 less the same request's without a lock */
 $R['fpm'] = [];
-$fpmSh = dirname(__DIR__) . '/scripts/fpm.sh';
+$fpmSh = dirname(__DIR__) . '/scripts/servers/fpm.sh';
 $fpmPort = (int) (getenv('DLOCK_BENCH_FPM_PORT') ?: 21870);
 foreach (['no lock' => [1, 'nolock.php'], 'persistent' => [1, 'cycle.php'], 'fresh session' => [0, 'cycle.php']]
          as $label => [$persistent, $script]) {

@@ -3,8 +3,8 @@
 # builds the extension and the C contenders, compiles the Curator contender,
 # starts its own ZooKeeper (or uses DLOCK_BENCH_HOSTS) and two Redis servers
 # (AOF appendfsync always on DLOCK_BENCH_REDIS_PORT, default 21860, and everysec
-# on the port after it), PostgreSQL (scripts/pg.sh --durable, DLOCK_BENCH_PG_PORT,
-# default 21880) and MariaDB (scripts/mysql.sh, DLOCK_BENCH_MYSQL_PORT, default
+# on the port after it), PostgreSQL (scripts/servers/pg.sh --durable, DLOCK_BENCH_PG_PORT,
+# default 21880) and MariaDB (scripts/servers/mysql.sh, DLOCK_BENCH_MYSQL_PORT, default
 # 21890), all stopped on exit, runs every scenario and writes
 # bench/results/<date>/{results.md,results.json,handover.png,throughput.png,callgrind.txt,
 # fleet.md,fleet.json}.
@@ -33,24 +33,24 @@ redis_port=${DLOCK_BENCH_REDIS_PORT:-21860}
 redis_started=()
 pg_port=${DLOCK_BENCH_PG_PORT:-21880} mysql_port=${DLOCK_BENCH_MYSQL_PORT:-21890} sql_started=()
 cleanup() {
-	[[ -n "$port" ]] && scripts/zk.sh stop "$port"
-	for p in "${redis_started[@]}"; do scripts/redis.sh stop "$p" || true; done
-	for s in "${sql_started[@]}"; do scripts/$s || true; done
+	[[ -n "$port" ]] && scripts/servers/zk.sh stop "$port"
+	for p in "${redis_started[@]}"; do scripts/servers/redis.sh stop "$p" || true; done
+	for s in "${sql_started[@]}"; do scripts/servers/$s || true; done
 }
 trap cleanup EXIT
 if [[ -z "$hosts" ]]; then
 	port=${DLOCK_BENCH_PORT:-21850}
-	hosts=$(scripts/zk.sh start "$port")
+	hosts=$(scripts/servers/zk.sh start "$port")
 fi
 redis_started+=("$redis_port")
-redis_always=$(scripts/redis.sh start "$redis_port" --appendfsync always)
+redis_always=$(scripts/servers/redis.sh start "$redis_port" --appendfsync always)
 redis_started+=("$((redis_port + 1))")
-redis_everysec=$(scripts/redis.sh start "$((redis_port + 1))" --appendfsync everysec)
+redis_everysec=$(scripts/servers/redis.sh start "$((redis_port + 1))" --appendfsync everysec)
 export DLOCK_BENCH_REDIS="always=$redis_always,everysec=$redis_everysec"
 sql_started+=("pg.sh stop $pg_port")
-pg_dsn=$(scripts/pg.sh start "$pg_port" --durable)
+pg_dsn=$(scripts/servers/pg.sh start "$pg_port" --durable)
 sql_started+=("mysql.sh stop $mysql_port")
-mysql_dsn=$(scripts/mysql.sh start "$mysql_port")
+mysql_dsn=$(scripts/servers/mysql.sh start "$mysql_port")
 export DLOCK_BENCH_SQL="postgres=$pg_dsn,mysql=$mysql_dsn"
 smoke=""
 [[ "${1:-}" == "--smoke" ]] && smoke="--smoke"

@@ -108,7 +108,7 @@ function sql_report(array $SR, bool $smoke): array
         'pdo-for-update' => 'PDO SELECT … FOR UPDATE in a transaction', 'dlock' => 'dlock',
         'dlock-token' => 'dlock + getFencingToken()'];
     $md = "\n## 9. SQL backends (PostgreSQL, MariaDB)\n\n";
-    $md .= "Same run, servers on 127.0.0.1 started by `scripts/pg.sh start PORT --durable` and `scripts/mysql.sh start PORT`:\n\n";
+    $md .= "Same run, servers on 127.0.0.1 started by `scripts/servers/pg.sh start PORT --durable` and `scripts/servers/mysql.sh start PORT`:\n\n";
     foreach ($SR['servers'] as $server => $s) {
         $md .= sprintf("- %s: %s %s, %s\n", $server, $server === 'postgres' ? 'PostgreSQL' : 'MariaDB', $s['version'] ?? '?',
             $s['settings'] ?? '?');

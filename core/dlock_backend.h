@@ -12,6 +12,7 @@
 #include "dlock_err.h"
 #include "dlock_participant.h"
 #include "dlock_kind.h"
+#include "dlock_revoke.h"
 #include "dlock_wait.h"
 
 typedef enum dlock_backend_id {
@@ -117,6 +118,9 @@ typedef struct dlock_acquire_req {
 	int no_self_wait;            /* the caller waits without a timeout (whatever cap
 	                                timeout_ms carries): a wait that depends on this
 	                                process's own hold is refused */
+	dlock_revoke *revoke;        /* set by dlock_handle_acquire, not the caller: a revocable
+	                                first hold's cell, which the backend raises when a
+	                                revocation request reaches the hold; else NULL */
 } dlock_acquire_req;
 
 /* The operations a backend provides: the server's side of a lock only. The
@@ -178,6 +182,13 @@ typedef struct dlock_backend_ops {
 	/* optional: sends the client library's own log to `path` (NULL: back to
 	 * its default); DLOCK_OK or an error with err->msg set. NULL: none */
 	int (*log_configure)(const char *path, dlock_err *err);
+	/* optional: asks every holder of kind's lock at path to give it up
+	 * (revocation); *count: how many were asked. NULL: this backend cannot
+	 * deliver a revocation without polling, and refuses revocable holds */
+	int (*revoke_request)(const dlock_target *t, dlock_kind kind, int max_leases, const char *path,
+	                      size_t len, const dlock_interrupt *intr, int *count, dlock_err *err);
+	/* without revoke_request: why, for the refusal's message (NULL: a generic one) */
+	const char *no_revoke;
 } dlock_backend_ops;
 
 /* One lock object of the glue: the generic part every backend shares. */
@@ -193,6 +204,8 @@ struct dlock_handle {
 	long pid;                     /* the process that took the hold */
 	int reentrant;                /* a second acquire() counts (1) or is refused (0) */
 	struct dlock_handle *sibling; /* a read-write lock's other part, or NULL */
+	int revocable;                /* holds listen for revocation requests */
+	dlock_revoke *revoke;         /* the current (or last) hold's revocation cell, or NULL */
 };
 
 extern const dlock_backend_ops dlock_zk_backend;

@@ -122,6 +122,7 @@ void dlock_handle_free(dlock_handle *h)
 		h->sibling->sibling = NULL;
 	}
 	h->ops->lock_free(h);
+	dlock_revoke_put(h->revoke);
 	dlock_target_clear(&h->target);
 	free(h->path);
 	free(h);
@@ -155,6 +156,63 @@ int dlock_handle_acquiring(const dlock_handle *h)
 void dlock_handle_set_reentrant(dlock_handle *h, int on)
 {
 	h->reentrant = on != 0;
+}
+
+/* DLOCK_EUNSUPPORTED: backend ops (of backend id) cannot deliver revocation. */
+static int handle_no_revoke(const dlock_backend_ops *ops, dlock_backend_id id, dlock_err *err)
+{
+	if (ops->no_revoke) {
+		return dlock_err_set(err, DLOCK_EUNSUPPORTED, 0, "revocation is %s", ops->no_revoke);
+	}
+	return dlock_err_set(err, DLOCK_EUNSUPPORTED, 0, "revocation is not offered on %s",
+	                     dlock_backend_names[id].display);
+}
+
+int dlock_handle_set_revocable(dlock_handle *h, dlock_err *err)
+{
+	if (!h->ops->revoke_request) {
+		return handle_no_revoke(h->ops, h->target.backend, err);
+	}
+	h->revocable = 1;
+	return DLOCK_OK;
+}
+
+int dlock_handle_revocable(const dlock_handle *h)
+{
+	return h->revocable;
+}
+
+/* The cell of h's hold when this process has one, else NULL. */
+static dlock_revoke *handle_cell(const dlock_handle *h)
+{
+	return h->holds > 0 && h->pid == (long)getpid() ? h->revoke : NULL;
+}
+
+int dlock_handle_revocation_requested(const dlock_handle *h)
+{
+	return dlock_revoke_requested(handle_cell(h));
+}
+
+int dlock_handle_revocation_take(dlock_handle *h)
+{
+	return dlock_revoke_take(handle_cell(h));
+}
+
+int dlock_backend_request_revocation(const dlock_target *t, dlock_kind kind, int max_leases,
+                                     const char *path, size_t len, const dlock_interrupt *intr,
+                                     int *count, dlock_err *err)
+{
+	const dlock_backend_ops *ops = dlock_handle_ops(t->backend);
+
+	dlock_err_clear(err);
+	*count = 0;
+	if (!ops) {
+		return dlock_backend_missing(t->backend, err);
+	}
+	if (!ops->revoke_request) {
+		return handle_no_revoke(ops, t->backend, err);
+	}
+	return ops->revoke_request(t, kind, max_leases, path, len, intr, count, err);
 }
 
 void dlock_handle_pair(dlock_handle *read, dlock_handle *write)
@@ -220,11 +278,23 @@ int dlock_handle_acquire(dlock_handle *h, dlock_acquire_req *req, dlock_err *err
 			h->holds++;
 		}
 	} else {
-		rc = h->ops->acquire(h, req, err);
+		/* a fresh hold, a fresh cell: isRevocationRequested() is per hold */
+		dlock_revoke_put(h->revoke);
+		h->revoke = NULL;
+		req->revoke = NULL;
+		if (h->revocable && !(req->revoke = dlock_revoke_new())) {
+			rc = dlock_err_set(err, DLOCK_ENOMEM, 0, "out of memory");
+		} else {
+			rc = h->ops->acquire(h, req, err);
+		}
 		if (rc == DLOCK_OK) {
 			h->holds = 1;
 			h->pid = (long)getpid();
+			h->revoke = req->revoke;
+		} else {
+			dlock_revoke_put(req->revoke);
 		}
+		req->revoke = NULL;
 	}
 	handles_busy = self.next; /* nested acquires unlink themselves before returning */
 	handle_sync(h);
@@ -254,6 +324,8 @@ static int handle_release(dlock_handle *h, int wait, int all, dlock_err *err)
 	rc = h->ops->release(h, wait, err);
 	if (!h->ops->holding(h)) {
 		h->holds = 0;
+		dlock_revoke_put(h->revoke); /* a request for the released hold is no more */
+		h->revoke = NULL;
 	}
 	return rc;
 }

@@ -19,6 +19,29 @@ void dlock_handle_free(dlock_handle *h);
  * default) or is refused (DLOCK_EDEADLK: it would wait for itself). */
 void dlock_handle_set_reentrant(dlock_handle *h, int on);
 
+/* Makes h's holds revocable: each hold gets a revocation cell the backend
+ * raises when a revocation request reaches it (dlock_backend_request_revocation
+ * or another client's equivalent). Returns DLOCK_OK, or DLOCK_EUNSUPPORTED
+ * when h's backend cannot deliver one without polling (MySQL). */
+int dlock_handle_set_revocable(dlock_handle *h, dlock_err *err);
+int dlock_handle_revocable(const dlock_handle *h);
+
+/* Non-zero when this process's current hold of h was asked to be revoked
+ * (false without a hold: the mark is per hold, gone at release). */
+int dlock_handle_revocation_requested(const dlock_handle *h);
+
+/* Non-zero exactly once per revoked hold of this process: the caller (the
+ * glue's safe-point dispatcher) runs the listener then. */
+int dlock_handle_revocation_take(dlock_handle *h);
+
+/* Asks every current holder of kind's lock at path on t to give it up;
+ * releases nothing. *count: how many holders were asked (0: free). Returns
+ * DLOCK_OK, DLOCK_EINVAL (bad path), DLOCK_EUNSUPPORTED (a backend without
+ * push: MySQL), or a connection error. */
+int dlock_backend_request_revocation(const dlock_target *t, dlock_kind kind, int max_leases,
+                                     const char *path, size_t len, const dlock_interrupt *intr,
+                                     int *count, dlock_err *err);
+
 /* Makes read and write the two parts of one read-write lock (same target,
  * path): the write part refuses an upgrade, the read part is granted beside
  * this process's write hold (a downgrade). Unpaired when either is freed. */

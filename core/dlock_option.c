@@ -126,6 +126,10 @@ static const dlock_option dlock_options[DLOCK_OPTIONS] = {
      " (ZooKeeper's digest credentials are option \"auth\")", NULL, DLOCK_OPT_GLUE, NULL},
     {DLOCK_OPT_REENTRANT, "reentrant", DLOCK_OT_BOOL, 0, 0, NULL, 0, ALL, NULL, NULL,
      DLOCK_OPT_GLUE, NULL},
+    /* every backend parses it; one that cannot deliver revocation (MySQL)
+     * refuses it when the lock is made (dlock_handle_set_revocable) */
+    {DLOCK_OPT_REVOCABLE, "revocable", DLOCK_OT_BOOL, 0, 0, NULL, 0, ALL, NULL, NULL,
+     DLOCK_OPT_GLUE, NULL},
 };
 
 const dlock_option *dlock_option_find(const char *name, size_t len)

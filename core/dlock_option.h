@@ -37,6 +37,7 @@ typedef enum dlock_option_id {
 	DLOCK_OPT_AUTH,
 	DLOCK_OPT_PASSWORD_FILE,
 	DLOCK_OPT_REENTRANT,
+	DLOCK_OPT_REVOCABLE,
 	DLOCK_OPTIONS /* how many there are */
 } dlock_option_id;
 

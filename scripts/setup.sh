@@ -3,7 +3,7 @@
 # into modules/dlock.so. Safe to run again: it only does what is not done yet.
 #   DLOCK_EXTRA_PACKAGES="..."  more Debian packages to install (tests add peers)
 #   DLOCK_PACKAGES_PRESENT=1    do not check or install packages (a chroot of
-#                               scripts/matrix.sh, whose Debian names differ and
+#                               scripts/runners/matrix.sh, whose Debian names differ and
 #                               which has no network while its tests run)
 #   DLOCK_BIN_DIR=/usr/local/bin  where to install the dlock command (bin/dlock);
 #                               empty: not installed

@@ -17,7 +17,7 @@
 #                           server use ports from these + 10 on)
 #   DLOCK_VALGRIND=1        also run the phpt suite under valgrind (leaks and errors fail)
 #   DLOCK_BENCH_SMOKE=1     also run the benchmark at small sizes (it must complete, counters exact)
-# With no arguments it also runs the bridges' PHPUnit tests (scripts/test_bridges.sh).
+# With no arguments it also runs the bridges' PHPUnit tests (scripts/runners/test_bridges.sh).
 #   DLOCK_TORTURE_SECONDS=45  length of each randomized fault checker run (0 skips the stage;
 #                           only with the default test selection)
 set -uo pipefail
@@ -26,28 +26,28 @@ export DLOCK_EXTRA_PACKAGES="${DLOCK_EXTRA_PACKAGES:-} php-fpm libfcgi-bin iprou
 scripts/setup.sh || { echo "0 passed, 1 failed"; exit 1; }
 
 port=${DLOCK_TEST_PORT:-21810}
-hosts=$(scripts/zk.sh start "$port") || { echo "test: ZooKeeper did not start"; echo "0 passed, 1 failed"; exit 1; }
-trap 'scripts/zk.sh stop "$port"' EXIT
+hosts=$(scripts/servers/zk.sh start "$port") || { echo "test: ZooKeeper did not start"; echo "0 passed, 1 failed"; exit 1; }
+trap 'scripts/servers/zk.sh stop "$port"' EXIT
 export DLOCK_TEST_HOSTS=$hosts DLOCK_TEST_PORT=$port
 export DLOCK_TORTURE_PORT=${DLOCK_TORTURE_PORT:-$((port + 1190))}
 export DLOCK_BENCH_PORT=${DLOCK_BENCH_PORT:-$((port + 40))} DLOCK_BENCH_REDIS_PORT=${DLOCK_BENCH_REDIS_PORT:-$((port + 50))}
 export DLOCK_BENCH_PG_PORT=${DLOCK_BENCH_PG_PORT:-$((port + 70))} DLOCK_BENCH_MYSQL_PORT=${DLOCK_BENCH_MYSQL_PORT:-$((port + 80))}
-export DLOCK_ZK_SCRIPT=$PWD/scripts/zk.sh
+export DLOCK_ZK_SCRIPT=$PWD/scripts/servers/zk.sh
 echo "test: ZooKeeper at $hosts"
 redis_port=${DLOCK_TEST_REDIS_PORT:-26379}
-redis=$(scripts/redis.sh start "$redis_port") || { echo "test: Redis did not start"; echo "0 passed, 1 failed"; exit 1; }
-trap 'scripts/zk.sh stop "$port"; scripts/redis.sh stop "$redis_port"' EXIT
+redis=$(scripts/servers/redis.sh start "$redis_port") || { echo "test: Redis did not start"; echo "0 passed, 1 failed"; exit 1; }
+trap 'scripts/servers/zk.sh stop "$port"; scripts/servers/redis.sh stop "$redis_port"' EXIT
 export DLOCK_TEST_REDIS=$redis DLOCK_TEST_REDIS_PORT=$redis_port
-export DLOCK_REDIS_SCRIPT=$PWD/scripts/redis.sh
+export DLOCK_REDIS_SCRIPT=$PWD/scripts/servers/redis.sh
 echo "test: Redis at $redis"
 pg_port=${DLOCK_TEST_PG_PORT:-23432}
-pg=$(scripts/pg.sh start "$pg_port") || { echo "test: PostgreSQL did not start"; echo "0 passed, 1 failed"; exit 1; }
-trap 'scripts/zk.sh stop "$port"; scripts/redis.sh stop "$redis_port"; scripts/pg.sh stop "$pg_port"' EXIT
+pg=$(scripts/servers/pg.sh start "$pg_port") || { echo "test: PostgreSQL did not start"; echo "0 passed, 1 failed"; exit 1; }
+trap 'scripts/servers/zk.sh stop "$port"; scripts/servers/redis.sh stop "$redis_port"; scripts/servers/pg.sh stop "$pg_port"' EXIT
 mysql_port=${DLOCK_TEST_MYSQL_PORT:-23306}
-mysql=$(scripts/mysql.sh start "$mysql_port") || { echo "test: MariaDB did not start"; echo "0 passed, 1 failed"; exit 1; }
-trap 'scripts/zk.sh stop "$port"; scripts/redis.sh stop "$redis_port"; scripts/pg.sh stop "$pg_port"; scripts/mysql.sh stop "$mysql_port"' EXIT
+mysql=$(scripts/servers/mysql.sh start "$mysql_port") || { echo "test: MariaDB did not start"; echo "0 passed, 1 failed"; exit 1; }
+trap 'scripts/servers/zk.sh stop "$port"; scripts/servers/redis.sh stop "$redis_port"; scripts/servers/pg.sh stop "$pg_port"; scripts/servers/mysql.sh stop "$mysql_port"' EXIT
 export DLOCK_TEST_PG=$pg DLOCK_TEST_PG_PORT=$pg_port DLOCK_TEST_MYSQL=$mysql DLOCK_TEST_MYSQL_PORT=$mysql_port
-export DLOCK_PG_SCRIPT=$PWD/scripts/pg.sh DLOCK_MYSQL_SCRIPT=$PWD/scripts/mysql.sh
+export DLOCK_PG_SCRIPT=$PWD/scripts/servers/pg.sh DLOCK_MYSQL_SCRIPT=$PWD/scripts/servers/mysql.sh
 echo "test: PostgreSQL at $pg, MariaDB at $mysql"
 
 passed=0 failed=0
@@ -75,7 +75,7 @@ done
 
 echo "== style (clang-format with the repo's .clang-format; dlock_arginfo.h is generated)"
 mapfile -t c_files < <(git ls-files '*.c' '*.h' 2>/dev/null | grep -v '^dlock_arginfo\.h$')
-# DLOCK_STYLE_ELSEWHERE=why: another run checks the style (scripts/matrix.sh: the
+# DLOCK_STYLE_ELSEWHERE=why: another run checks the style (scripts/runners/matrix.sh: the
 # repo's .clang-format is Debian 12's clang-format 14; newer ones format differently)
 if [[ -n ${DLOCK_STYLE_ELSEWHERE:-} ]]; then
 	echo "style: not checked here ($DLOCK_STYLE_ELSEWHERE)"
@@ -87,11 +87,11 @@ else
 fi
 
 echo "== package (package.xml, pecl package, pecl install)"
-if scripts/check_pecl.sh; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
+if scripts/checks/check_pecl.sh; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
 
 if ((${#@} == 0)); then
-	echo "== a build with only the Redis and PostgreSQL backends (scripts/check_reduced_build.sh)"
-	out=$(scripts/check_reduced_build.sh 2>&1)
+	echo "== a build with only the Redis and PostgreSQL backends (scripts/checks/check_reduced_build.sh)"
+	out=$(scripts/checks/check_reduced_build.sh 2>&1)
 	line=$(echo "$out" | tail -1)
 	if [[ $line =~ ^([0-9]+)\ passed,\ ([0-9]+)\ failed$ ]]; then
 		passed=$((passed + BASH_REMATCH[1]))
@@ -102,8 +102,8 @@ if ((${#@} == 0)); then
 	echo "$out" | tail -5
 fi
 
-echo "== docs (scripts/check_docs.php: links, anchors, snippets and the INI table of README.md and docs/)"
-if php -n -d "extension=$PWD/modules/dlock.so" scripts/check_docs.php; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
+echo "== docs (scripts/checks/check_docs.php: links, anchors, snippets and the INI table of README.md and docs/)"
+if php -n -d "extension=$PWD/modules/dlock.so" scripts/checks/check_docs.php; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
 
 echo "== phpt tests"
 [[ -f run-tests.php ]] || cp "$(php-config --prefix)"/lib/php/build/run-tests.php . 2>/dev/null ||
@@ -159,8 +159,8 @@ fi
 
 # the Symfony and Laravel bridges (PHPUnit) and the composer/PIE checks
 if ((${#@} == 0)); then
-	echo "== bridges (scripts/test_bridges.sh)"
-	out=$(DLOCK_TEST_HOSTS=$hosts scripts/test_bridges.sh 2>&1)
+	echo "== bridges (scripts/runners/test_bridges.sh)"
+	out=$(DLOCK_TEST_HOSTS=$hosts scripts/runners/test_bridges.sh 2>&1)
 	line=$(echo "$out" | tail -1)
 	if [[ $line =~ ^([0-9]+)\ passed,\ ([0-9]+)\ failed$ ]]; then
 		passed=$((passed + BASH_REMATCH[1]))
@@ -173,19 +173,19 @@ if ((${#@} == 0)); then
 	echo "  $line"
 fi
 
-# the randomized fault checker (scripts/torture.sh): fixed seeds on a standalone
+# the randomized fault checker (scripts/runners/torture.sh): fixed seeds on a standalone
 # ZooKeeper, an ensemble, Redis, PostgreSQL and MariaDB, PostgreSQL and MariaDB
 # over TLS (TLS-only servers, verified DSNs), then one random seed
 # on ZooKeeper and the same seed on Redis; each run is one test
 torture_seconds=${DLOCK_TORTURE_SECONDS:-45}
 if ((${#@} == 0 && torture_seconds > 0)); then
-	echo "== randomized fault checker (scripts/torture.sh, $torture_seconds s a run)"
+	echo "== randomized fault checker (scripts/runners/torture.sh, $torture_seconds s a run)"
 	random_seed=$(( $(od -An -N4 -tu4 /dev/urandom) % 1000000 ))
 	for run in "1" "2" "3 --ensemble" "4 --redis" "5 --postgres" "6 --mysql" "7 --postgres --tls" \
 		"8 --mysql --tls" "$random_seed" "$random_seed --redis"; do
 		read -r seed extra <<<"$run"
 		# shellcheck disable=SC2086
-		if out=$(scripts/torture.sh --seconds "$torture_seconds" --seed "$seed" $extra 2>&1) &&
+		if out=$(scripts/runners/torture.sh --seconds "$torture_seconds" --seed "$seed" $extra 2>&1) &&
 			[[ $(echo "$out" | grep '^torture: [0-9]* operations' | tail -1) =~ \ 0\ violations$ ]]; then
 			passed=$((passed + 1))
 		else

@@ -142,10 +142,10 @@ final class LaravelHoldTest extends DlockTestCase
     {
         $options = $this->backendOptions('redis');
         if ($scheme === 'unix') {
-            // the socket scripts/redis.sh gives every server it starts
+            // the socket scripts/servers/redis.sh gives every server it starts
             $port = parse_url($options['dsn'])['port'] ?? 6379;
             $sock = (getenv('DLOCK_REDIS_STATE') ?: '/tmp/dlock-redis') . "/$port/sock";
-            $this->assertFileExists($sock, 'the test Redis has no Unix socket where scripts/redis.sh puts it');
+            $this->assertFileExists($sock, 'the test Redis has no Unix socket where scripts/servers/redis.sh puts it');
             $options['dsn'] = "unix://$sock";
             return $options;
         }

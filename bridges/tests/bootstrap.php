@@ -2,7 +2,7 @@
 /*
  * Test bootstrap: Debian's autoloaders for symfony/lock, symfony/semaphore and
  * illuminate, or a Composer vendor/ dir given in DLOCK_BRIDGES_VENDOR (the
- * Composer legs of scripts/test_bridges.sh), PSR-4 for the two bridges, and the
+ * Composer legs of scripts/runners/test_bridges.sh), PSR-4 for the two bridges, and the
  * ZooKeeper under test from DLOCK_TEST_HOSTS.
  */
 declare(strict_types=1);
@@ -12,12 +12,12 @@ if (!extension_loaded('dlock')) {
     exit(1);
 }
 if ((string) getenv('DLOCK_TEST_HOSTS') === '') {
-    fwrite(STDERR, "bridges/tests: set DLOCK_TEST_HOSTS to a ZooKeeper (scripts/zk.sh start prints one)\n");
+    fwrite(STDERR, "bridges/tests: set DLOCK_TEST_HOSTS to a ZooKeeper (scripts/servers/zk.sh start prints one)\n");
     exit(1);
 }
 $vendor = (string) getenv('DLOCK_BRIDGES_VENDOR');
 if ($vendor !== '') {
-    // a Composer leg of scripts/test_bridges.sh: frameworks and PHPUnit from Packagist
+    // a Composer leg of scripts/runners/test_bridges.sh: frameworks and PHPUnit from Packagist
     require_once $vendor . '/autoload.php';
 } else {
     require_once 'Symfony/Component/Lock/autoload.php';

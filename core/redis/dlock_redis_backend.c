@@ -10,6 +10,7 @@
 #include "dlock_redis_admin.h"
 #include "dlock_redis_lock.h"
 #include "dlock_redis_pool.h"
+#include "dlock_redis_revoke.h"
 #include "dlock_redis_script.h"
 #include "dlock_redis_watchdog.h"
 
@@ -116,7 +117,27 @@ done:
 
 static unsigned rb_connections(void)
 {
-	return dlock_redis_pool_size() + dlock_redis_watchdog_connections();
+	return dlock_redis_pool_size() + dlock_redis_watchdog_connections() +
+	       dlock_redis_revoke_connections();
+}
+
+/* Revocation requests: the holders as participants() lists them, each sent
+ * its field on the lock's revocation channel. */
+static int rb_revoke_request(const dlock_target *t, dlock_kind kind, int max_leases,
+                             const char *path, size_t len, const dlock_interrupt *intr, int *count,
+                             dlock_err *err)
+{
+	dlock_participant *list = NULL;
+	size_t n = 0;
+	int rc;
+
+	*count = 0;
+	rc = rb_participants(t, kind, max_leases, path, len, intr, &list, &n, err);
+	if (rc == DLOCK_OK && n > 0) {
+		rc = dlock_redis_revoke_publish(t, path, list, n, intr, count, err);
+	}
+	dlock_participants_free(list, n);
+	return rc;
 }
 
 static const char *rb_library(void)
@@ -129,6 +150,7 @@ static const char *rb_library(void)
 static void rb_shutdown(int final)
 {
 	dlock_redis_watchdog_stop(final);
+	dlock_redis_revoke_stop(final);
 	dlock_redis_pool_shutdown();
 }
 
@@ -152,4 +174,5 @@ const dlock_backend_ops dlock_redis_backend = {
     .force_break = dlock_redis_admin_break,
     .library = rb_library,
     .log_configure = NULL,
+    .revoke_request = rb_revoke_request,
 };

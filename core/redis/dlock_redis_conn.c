@@ -379,3 +379,13 @@ int dlock_redis_conn_call(dlock_redis_conn *c, int argc, const char **argv, cons
 	}
 	return rc;
 }
+
+int dlock_redis_conn_next(dlock_redis_conn *c, const dlock_interrupt *intr, redisReply **reply,
+                          dlock_err *err)
+{
+	*reply = NULL;
+	if (!c->ctx) {
+		return dlock_err_set(err, DLOCK_ECONNLOSS, 0, "%s: not connected", c->where);
+	}
+	return dlock_redis_conn_read(c, -1, intr, reply, err);
+}

@@ -53,6 +53,13 @@ int dlock_redis_conn_call(dlock_redis_conn *c, int argc, const char **argv, cons
                           int64_t deadline, const dlock_interrupt *intr, redisReply **reply,
                           dlock_err *err);
 
+/* Waits for the next reply or push (a subscriber's message) on a connected c
+ * without sending anything, until intr asks to stop (checked between wait
+ * slices; no deadline). Codes as dlock_redis_conn_call; any failure drops
+ * the connection. */
+int dlock_redis_conn_next(dlock_redis_conn *c, const dlock_interrupt *intr, redisReply **reply,
+                          dlock_err *err);
+
 /* Asks t's sentinels, in order, which master they name now (t must have
  * sentinels): the first answer is copied to host (size bytes) and *port.
  * Each sentinel is given what is left until limit (ms on dlock_now_ms's

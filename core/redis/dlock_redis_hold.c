@@ -3,6 +3,7 @@
  * isAcquired()/checkHeld(), the process's held list and the self-wait check.
  * Below dlock_redis_lock.c, which gets holds and calls down to these. */
 #include "dlock_redis_lock_int.h"
+#include "dlock_redis_revoke.h"
 
 #include <poll.h>
 #include <stdio.h>
@@ -42,6 +43,9 @@ void dlock_redis_hold_forget(dlock_redis_lock_state *l)
 	dlock_held_remove(&l->reg);
 	l->held = 0;
 	l->token = 0;
+	if (!l->busy) { /* an acquire under way keeps its registration for its next grant */
+		dlock_redis_revoke_unwatch(l);
+	}
 }
 
 /* Waits ms (in interruptible slices) before a reconnect attempt. Returns

@@ -3,6 +3,7 @@
  * connection loss is ridden out for connect_timeout, with calls that are idempotent on retry (the
  * lock script recognises our own field, the unlock is latched). */
 #include "dlock_redis_lock_int.h"
+#include "dlock_redis_revoke.h"
 
 #include <poll.h>
 #include <stdio.h>
@@ -122,6 +123,7 @@ void dlock_redis_lock_free(dlock_handle *h)
 		dlock_redis_lock_release(h, 1, NULL);
 		dlock_redis_hold_forget(l);
 	}
+	dlock_redis_revoke_unwatch(l);
 	free(l->k_queue);
 	free(l->k_token);
 	free(l->k_channel);
@@ -318,6 +320,11 @@ static int rl_acquire(dlock_handle *h, dlock_redis_conn *c, const dlock_acquire_
 	         : h->kind == DLOCK_KIND_WRITE ? "w:"
 	                                       : "",
 	         dlock_redis_process_id(), (unsigned long long)l->owner);
+	if (req->revoke && (rc = dlock_redis_revoke_watch(
+	                        l, &h->target, h->path, l->lease.field, req->revoke,
+	                        dlock_now_ms() + h->target.connect_timeout_ms, err)) != DLOCK_OK) {
+		return rc; /* subscribed before the lock script: a request after the grant reaches us */
+	}
 	if (req->grant_from) {
 		grant = ((dlock_redis_lock_state *)req->grant_from->impl)->lease.field;
 	}
@@ -459,5 +466,8 @@ int dlock_redis_lock_acquire(dlock_handle *h, const dlock_acquire_req *req, dloc
 	rc = rl_acquire(h, c, req, err);
 	l->busy = 0;
 	dlock_redis_pool_put(c);
+	if (rc != DLOCK_OK || !l->held) {
+		dlock_redis_revoke_unwatch(l);
+	}
 	return rc;
 }

@@ -160,7 +160,7 @@ static int dlock_sql_force_break(const dlock_target *t, const char *path, size_t
 }
 
 /* The two tables differ only in their name and their own connections. */
-#define DLOCK_SQL_OPS(connections_fn, shutdown_fn, library_fn)                                     \
+#define DLOCK_SQL_OPS(connections_fn, shutdown_fn, library_fn, no_revoke_why)                      \
 	{                                                                                              \
 		.lock_new = dlock_sql_lock_new, .lock_free = dlock_sql_lock_free,                          \
 		.acquire = dlock_sql_lock_acquire, .reenter = dlock_sql_lock_reenter,                      \
@@ -171,6 +171,7 @@ static int dlock_sql_force_break(const dlock_target *t, const char *path, size_t
 		.connections = connections_fn, .shutdown = shutdown_fn,                                    \
 		.token_fetch = dlock_sql_lock_token_fetch, .list_locks = dlock_sql_list_locks,             \
 		.force_break = dlock_sql_force_break, .library = library_fn, .log_configure = NULL,        \
+		.no_revoke = no_revoke_why,                                                                \
 	}
 
 #ifdef DLOCK_WITH_POSTGRES
@@ -190,7 +191,10 @@ static const char *dlock_pg_library(void)
 }
 
 const dlock_backend_ops dlock_pg_backend =
-    DLOCK_SQL_OPS(dlock_pg_connections, dlock_pg_shutdown, dlock_pg_library);
+    DLOCK_SQL_OPS(dlock_pg_connections, dlock_pg_shutdown, dlock_pg_library,
+                  "not offered on PostgreSQL yet: LISTEN/NOTIFY could push it, but that needs a "
+                  "listening connection per server read by a thread of its own, which this "
+                  "version does not have (and dlock does not poll)");
 #endif
 
 #ifdef DLOCK_WITH_MYSQL
@@ -213,5 +217,8 @@ static const char *dlock_my_library(void)
 }
 
 const dlock_backend_ops dlock_my_backend =
-    DLOCK_SQL_OPS(dlock_my_connections, dlock_my_shutdown, dlock_my_library);
+    DLOCK_SQL_OPS(dlock_my_connections, dlock_my_shutdown, dlock_my_library,
+                  "not offered on MySQL/MariaDB: the server has no push (no LISTEN/NOTIFY, no "
+                  "publish/subscribe), so a holder could learn of a request only by polling, "
+                  "which dlock does not do");
 #endif

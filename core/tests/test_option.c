@@ -27,8 +27,9 @@ static void test_option_rows(void)
 		      "option %s of some backends says why", o->name);
 	}
 	dlock_option_names(names, sizeof(names));
-	CHECK(strcmp(names, "dsn, hosts, session_timeout, connect_timeout, lease, max_hold, "
-	                    "wait_replicas, format, data, auth, password_file, reentrant") == 0,
+	CHECK(strcmp(names,
+	             "dsn, hosts, session_timeout, connect_timeout, lease, max_hold, "
+	             "wait_replicas, format, data, auth, password_file, reentrant, revocable") == 0,
 	      "names: %s", names);
 	CHECK(!dlock_option_find("host", 4) && !dlock_option_find("hostsx", 6) &&
 	          !dlock_option_find("", 0),

@@ -9,6 +9,7 @@
 #include "dlock_zk_path.h"
 #include "dlock_zk_pool.h"
 #include "dlock_zk_queue.h"
+#include "dlock_zk_revoke.h"
 
 static void zkb_cfg(const dlock_target *t, dlock_session_cfg *cfg)
 {
@@ -42,6 +43,7 @@ static void zkb_opts(dlock_handle *h, const dlock_acquire_req *req, dlock_sessio
 	o->intr = req->intr;
 	o->grant_node = req->grant_from ? dlock_lock_node(req->grant_from->impl) : NULL;
 	o->no_self_wait = req->no_self_wait;
+	o->revoke = req->revoke;
 }
 
 static int zkb_acquire(dlock_handle *h, const dlock_acquire_req *req, dlock_err *err)
@@ -113,6 +115,37 @@ static int zkb_participants(const dlock_target *t, dlock_kind kind, int max_leas
 		return rc;
 	}
 	rc = dlock_queue_list(s, kind, max_leases, path, t->connect_timeout_ms, intr, out, count, err);
+	dlock_session_unref(s);
+	return rc;
+}
+
+static int zkb_revoke_request(const dlock_target *t, dlock_kind kind, int max_leases,
+                              const char *path, size_t len, const dlock_interrupt *intr, int *count,
+                              dlock_err *err)
+{
+	dlock_session_cfg cfg;
+	dlock_session *s = NULL;
+	int rc;
+
+	*count = 0;
+	if ((rc = dlock_path_validate(path, len, err)) != DLOCK_OK) {
+		return rc;
+	}
+	zkb_cfg(t, &cfg);
+	if ((rc = dlock_pool_get(&cfg, intr, &s, err)) != DLOCK_OK) {
+		return rc;
+	}
+	rc =
+	    dlock_zk_revoke_request(s, kind, max_leases, path, t->connect_timeout_ms, intr, count, err);
+	if (rc == DLOCK_OK && kind == DLOCK_KIND_MUTEX) {
+		/* a read-write lock's holders on the same path too (another family
+		 * of nodes: __READ__ and __WRIT__) */
+		int more = 0;
+
+		rc = dlock_zk_revoke_request(s, DLOCK_KIND_READ, 1, path, t->connect_timeout_ms, intr,
+		                             &more, err);
+		*count += more;
+	}
 	dlock_session_unref(s);
 	return rc;
 }
@@ -217,4 +250,5 @@ const dlock_backend_ops dlock_zk_backend = {
     .wait_change = zkb_wait_change,
     .library = zkb_library,
     .log_configure = dlock_zklog_configure,
+    .revoke_request = zkb_revoke_request,
 };

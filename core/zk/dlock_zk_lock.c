@@ -34,6 +34,7 @@
 #include "dlock_zk_lock_int.h"
 #include "dlock_zk_pool.h"
 #include "dlock_zk_err.h"
+#include "dlock_zk_revoke.h"
 
 #define DLOCK_REQUEUE_TRIES 4 /* sessions that died under one acquire */
 
@@ -511,6 +512,11 @@ static int lock_acquire(dlock_lock *l, const dlock_acquire_opts *o, dlock_err *e
 		}
 		if (rc == DLOCK_OK) {
 			dlock_hold_unwatch(l);
+			if (o->revoke) {
+				/* before the touch, which rewrites our data: a request that
+				 * reached the node while it waited is read first */
+				dlock_zk_revoke_arm(l->sess, l->node, o->revoke);
+			}
 			if (l->kind == DLOCK_KIND_SEMAPHORE && l->touch) {
 				lock_touch(l, o);
 			}

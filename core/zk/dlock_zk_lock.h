@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "../dlock_err.h"
+#include "../dlock_revoke.h"
 #include "dlock_zk_rule.h"
 #include "dlock_zk_session.h"
 
@@ -28,6 +29,8 @@ typedef struct dlock_acquire_opts {
 	                                 DLOCK_EDEADLK); NULL otherwise */
 	int no_self_wait;             /* refuse (DLOCK_EDEADLK) a wait that depends on a node this
 	                                 process holds through another lock object */
+	dlock_revoke *revoke;         /* a revocable hold's cell: once held, our node's data is
+	                                 watched for a revocation request; NULL otherwise */
 } dlock_acquire_opts;
 
 /* Validates `path` and makes an unheld contender of `kind` for it in *out,

@@ -57,6 +57,9 @@ participants (static): array
 listLocks (static): array
 forceBreak (static): int
 waitForChange (static): ?bool
+onRevocation: void
+isRevocationRequested: bool
+requestRevocation (static): int
 array(1) {
   ["DistributedLockInterface"]=>
   string(24) "DistributedLockInterface"

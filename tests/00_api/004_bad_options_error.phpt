@@ -36,7 +36,7 @@ foreach ($cases as $opts) {
 }
 ?>
 --EXPECT--
-ValueError: DistributedLock::__construct(): Argument #2 ($options) contains unknown option "nope" (known: dsn, hosts, session_timeout, connect_timeout, lease, max_hold, wait_replicas, format, data, auth, password_file, reentrant)
+ValueError: DistributedLock::__construct(): Argument #2 ($options) contains unknown option "nope" (known: dsn, hosts, session_timeout, connect_timeout, lease, max_hold, wait_replicas, format, data, auth, password_file, reentrant, revocable)
 ValueError: DistributedLock::__construct(): Argument #2 ($options) must be an array with string keys (option names)
 TypeError: DistributedLock::__construct(): Argument #2 ($options) option "hosts" must be of type string, int given
 ValueError: DistributedLock::__construct(): Argument #2 ($options) option "hosts" must not be empty

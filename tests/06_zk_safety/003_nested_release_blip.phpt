@@ -19,7 +19,7 @@ dlt_zk('crash', $port);
 var_dump(dlt_until(fn() => !$l->isAcquired(), 20));
 /* the server comes back while the inner release runs: it must not wait for
  * the reconnect and delete the node under the outer hold */
-exec(escapeshellarg(getenv('DLOCK_ZK_SCRIPT') ?: __DIR__ . '/../../scripts/zk.sh') . " resume $port >/dev/null 2>&1 &");
+exec(escapeshellarg(getenv('DLOCK_ZK_SCRIPT') ?: __DIR__ . '/../../scripts/servers/zk.sh') . " resume $port >/dev/null 2>&1 &");
 $l->release();
 echo "inner released\n";
 var_dump(dlt_until(fn() => $l->isAcquired(), 30));

@@ -14,10 +14,10 @@ $hosts = dlt_zk('start', (string) $zkPort, '--max-client-cnxns', '4');
 $fpm = dlt_fpm_port(20);
 $www = realpath(__DIR__ . '/www/fleet.php');
 $dir = dlt_fpm_dir('fleet-001');
-/* the driver (scripts/fleet.php): N requests, C in flight, server connections sampled */
+/* the driver (scripts/runners/fleet.php): N requests, C in flight, server connections sampled */
 $fleet = function (int $n, int $c, array $q) use ($fpm, $www, $zkPort): array {
     $cmd = 'FLEET_BODIES=1 FLEET_TIMEOUT=120 ' . escapeshellarg(PHP_BINARY) . ' -n '
-        . escapeshellarg(__DIR__ . '/../../scripts/fleet.php') . " $fpm " . escapeshellarg($www)
+        . escapeshellarg(__DIR__ . '/../../scripts/runners/fleet.php') . " $fpm " . escapeshellarg($www)
         . " $n $c $zkPort " . escapeshellarg(http_build_query($q));
     $r = json_decode((string) shell_exec($cmd), true);
     if (!is_array($r)) {
@@ -26,7 +26,7 @@ $fleet = function (int $n, int $c, array $q) use ($fpm, $www, $zkPort): array {
     return $r;
 };
 $count = fn(): int => (int) shell_exec(escapeshellarg(PHP_BINARY) . ' -n '
-    . escapeshellarg(__DIR__ . '/../../scripts/fleet.php') . " --count $zkPort");
+    . escapeshellarg(__DIR__ . '/../../scripts/runners/fleet.php') . " --count $zkPort");
 $sum = function () use (&$dir): int {
     $n = 0;
     foreach (glob("$dir/k*") as $f) {

@@ -34,7 +34,7 @@ $open = function () use ($ports, $pid): array {
     $r = [];
     foreach ($ports as $name => $p) {
         $r[$name] = (int) shell_exec(escapeshellarg(PHP_BINARY) . ' -n '
-            . escapeshellarg(__DIR__ . '/../../scripts/fleet.php') . " --count $p $pid");
+            . escapeshellarg(__DIR__ . '/../../scripts/runners/fleet.php') . " --count $p $pid");
     }
     return $r;
 };

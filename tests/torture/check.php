@@ -48,7 +48,9 @@
  * ACL users on one Redis; a second database on one MariaDB), servers (a
  * second Redis, stalled by DEBUG SLEEP / CLIENT PAUSE), redis-faults
  * (FLUSHALL, eviction of one of dlock's keys, CLIENT PAUSE, DEBUG SLEEP),
- * mixed (other kinds and formats on the mutexes' names, Redis), calm
+ * mixed (other kinds and formats on the mutexes' names, Redis), revoke
+ * (revocable holders that obey or ignore requests, and the requests; a
+ * revocation seen outside a hold is a violation), calm
  * (phases of signals only). Judges: liveness, loss, exit (the judges of a
  * reply read by the wrong call and of an unrefused self-wait in a handler
  * go with the handlers generator).
@@ -251,6 +253,8 @@ function torture_bound(array $op, string $mode = 'standalone'): float
             return ($to ?? TORTURE_CAP) + 1.0 + TORTURE_CT + TORTURE_SLACK;
         case 'participants':
             return TORTURE_CT + TORTURE_ST + TORTURE_SLACK;
+        case 'requestRevocation': /* a connect, then two families listed and set, a CT each */
+            return 3 * TORTURE_CT + TORTURE_SLACK;
         default: /* release, isAcquired, checkHeld, drop (a release in the destructor) */
             return TORTURE_CT + TORTURE_SLACK;
     }
@@ -290,6 +294,8 @@ function torture_bound_redis(array $op): float
             return $n * $rel + TORTURE_SLACK;
         case 'isAcquired':
             return TORTURE_SLACK;
+        case 'requestRevocation': /* a connect, participants(), a PUBLISH: a CT each */
+            return 3 * TORTURE_CT + TORTURE_SLACK;
         default: /* checkHeld, participants */
             return $n * TORTURE_CT + TORTURE_SLACK;
     }
@@ -634,7 +640,7 @@ function torture_check(string $run): array
 {
     $v = [];
     $stats = ['ops' => 0, 'holds' => 0, 'certain' => 0, 'writes' => 0, 'rejected' => 0, 'faults' => 0,
-              'lost' => 0, 'exceptions' => 0];
+              'lost' => 0, 'exceptions' => 0, 'asked' => 0, 'revoked' => 0, 'ignored' => 0];
     $mode = is_file("$run/mode") ? trim((string) file_get_contents("$run/mode")) : 'standalone';
     $pauses = [];
     $faults = torture_jsonl("$run/faults.jsonl");
@@ -681,6 +687,7 @@ function torture_check(string $run): array
         }
     }
     $holds = [];
+    $rvs = [];
     $conf = [];
     $mem = [];
     $ends = [];
@@ -723,6 +730,13 @@ function torture_check(string $run): array
                             $r['r']);
                     }
                     break;
+                case 'ask': /* requestRevocation(): holders asked */
+                    $stats['asked'] += $r['n'];
+                    break;
+                case 'rv': /* a revocable holder saw a request reach its hold */
+                    $stats[$r['how'] === 'released' ? 'revoked' : 'ignored']++;
+                    $rvs[] = $r;
+                    break;
                 case 'w':
                     $stats['writes']++;
                     $stats['rejected'] += $r['ok'] ? 0 : 1;
@@ -753,6 +767,15 @@ function torture_check(string $run): array
         if ($h) {
             $v[] = sprintf('pid %d: %s(%s) in or around a signal handler read a reply not its own: %s',
                 $r['pid'], $r['op'], $r['lock'], $r['r']);
+        }
+    }
+    /* revocation: a request reaches holds only, and ends none (the holder
+     * releases, or keeps it: its hold ends later, by its own release) */
+    foreach ($rvs as $r) {
+        $h = $holds[$r['h']] ?? null;
+        $e = $ends[$r['h']] ?? null;
+        if ($h === null || $r['at'] < $h['at'] || ($e !== null && $e['at'] < $r['at'] && $e['how'] !== 'lost')) {
+            $v[] = "revocation seen outside hold $r[h]";
         }
     }
     $reach = torture_reach($mode);

@@ -13,7 +13,7 @@
  *   end   a hold ended (how), op (call, timeout, start, end, outcome), mem
  * Critical sections write through a fenced store (a file per resource keeping
  * the highest token accepted, under flock) that rejects older tokens.
- * HOSTS is a ZooKeeper host list, or a redis://, postgres:// or mysql:// DSN:
+ * HOSTS is a ZooKeeper host list, or a redis:// (rediss://), postgres:// or mysql:// DSN:
  * every kind runs on ZooKeeper and Redis (the mixes differ a little); on Redis
  * with a lease of TORTURE_LEASE renewed by the watchdog. The SQL backends run
  * the kinds they offer (TORTURE_MIX below: no semaphore on either, no
@@ -33,7 +33,7 @@ $deadline = (float) $deadline;
 mt_srand($seed);
 $pid = getmypid();
 $root = '/torture-' . intdiv($seed, 1000);  /* torture.php gives contender seeds RUNSEED*1000+n */
-$backend = preg_match('~^(redis|postgres|mysql)://~', $hosts, $m) ? $m[1] : 'zookeeper';
+$backend = preg_match('~^(redis|postgres|mysql)s?://~', $hosts, $m) ? $m[1] : 'zookeeper';
 $redis = $backend === 'redis';
 $opts = match ($backend) {
     'redis' => ['dsn' => $hosts, 'lease' => TORTURE_LEASE, 'connect_timeout' => TORTURE_CT],
@@ -565,6 +565,80 @@ function sc_mutex(): void
     give($l, $id, $res);
 }
 
+/* The "revoke" generator: a revocable holder that gives the lock up when a
+ * revocation request reaches it (its listener runs at a safe point and only
+ * sets a flag; the critical section stops at its next step and releases), or
+ * one that ignores requests and keeps the lock for its whole section; the
+ * requests come from sc_revoke_request() of any contender on the same
+ * mutex paths. A request never releases: the ignoring holder's later
+ * isAcquired() confirmations are judged for exclusion like any other. */
+function sc_revocable(): void
+{
+    global $opts, $root;
+    [$path, $res] = mt_rand(0, 2) ? ["$root/m0", 'm0'] : mutex_path(); /* where requests go */
+    $obey = mt_rand(0, 1) === 1;
+    $l = new DistributedLock($path, ['revocable' => true] + $opts);
+    $asked = false;
+    if ($obey) {
+        $l->onRevocation(function (DistributedLock $lock) use (&$asked) {
+            $asked = true;
+        });
+    }
+    $id = take($l, [[$res, 'X']], $res);
+    if ($id === null) {
+        return;
+    }
+    $steps = mt_rand(2, 8);
+    $self = mt_rand(0, 1) === 0 ? mt_rand(0, $steps - 1) : -1; /* now and then: ask ourselves */
+    for ($i = 0; $i < $steps && !($obey && $asked); $i++) {
+        if (!crit($l, $id, [[$res, 'X']], true)) {
+            return; /* lost (a fault): crit() recorded the end */
+        }
+        if ($i === $self) {
+            revoke_request($path, $res);
+        }
+        /* a step of work that reaches safe points (where a listener runs) */
+        $until = microtime(true) + mt_rand(5, 150) / 1000;
+        while (microtime(true) < $until && !($obey && $asked)) {
+            usleep(2000);
+        }
+    }
+    if ($l->isRevocationRequested() || $asked) {
+        if ($obey && !$asked) {
+            rec(['t' => 'bad', 'what' => "$res: isRevocationRequested() true but the listener never ran"]);
+        }
+        rec(['t' => 'rv', 'h' => $id, 'how' => $obey ? 'released' : 'ignored', 'at' => microtime(true)]);
+        if (!$obey && !confirm($l, $id)) {
+            return; /* an ignored request keeps the hold: confirmed (and judged) once more */
+        }
+    }
+    give($l, $id, $res);
+    if ($l->isRevocationRequested()) {
+        rec(['t' => 'bad', 'what' => "$res: isRevocationRequested() true after release"]);
+    }
+}
+
+/** Asks the holders of a mutex path to give it up (any contender may). */
+function sc_revoke_request(): void
+{
+    global $root;
+    [$path, $res] = mt_rand(0, 2) ? ["$root/m0", 'm0'] : mutex_path();
+    revoke_request($path, $res);
+}
+
+function revoke_request(string $path, string $res): void
+{
+    global $opts;
+    try {
+        $n = op('requestRevocation', $res, null, fn() => DistributedLock::requestRevocation($path, $opts));
+        if ($n < 0 || $n > 1) {
+            rec(['t' => 'bad', 'what' => "$res: requestRevocation() asked $n holders of a mutex"]);
+        }
+        rec(['t' => 'ask', 'n' => $n, 'at' => microtime(true)]);
+    } catch (DistributedLockException | TortureSignal $e) {
+    }
+}
+
 function sc_nonreentrant(): void
 {
     global $opts;
@@ -1042,7 +1116,7 @@ function sc_users(): void
     if ($backend === 'redis') {
         $u = explode(',', (string) getenv('DLOCK_TORTURE_USERS'));
         foreach ([0, 1] as $i) {
-            $dsn = preg_replace('~^redis://~', "redis://{$u[$i]}@", $hosts);
+            $dsn = preg_replace('~^(rediss?)://~', "\$1://{$u[$i]}@", $hosts);
             $l = new DistributedLock("$root/m$i", ['dsn' => $dsn] + $opts);
             $id = take($l, [["m$i", 'X']], "m$i-user$i");
             if ($id !== null) {
@@ -1167,6 +1241,10 @@ if (gen('servers') && $backend === 'redis' && getenv('DLOCK_TORTURE_REDIS2')) {
 }
 if (gen('handover') && gen('fork')) {
     $mix['sc_handover'] = 8;
+}
+if (gen('revoke') && ($backend === 'zookeeper' || $backend === 'redis')) {
+    $mix['sc_revocable'] = 20;
+    $mix['sc_revoke_request'] = 12;
 }
 if (gen('mixed') && $backend === 'redis') {
     $mix['sc_mixed'] = 6;

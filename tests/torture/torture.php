@@ -1,5 +1,5 @@
 <?php
-/* torture.php: the randomized fault checker's orchestrator (scripts/torture.sh
+/* torture.php: the randomized fault checker's orchestrator (scripts/runners/torture.sh
  * starts the servers and the proxy, then this). It keeps K contenders
  * (contender.php) running until the deadline, respawning those that end, and
  * runs a seeded fault schedule beside them:
@@ -25,10 +25,10 @@
  * the histories.
  *   php torture.php RUN SEED SECONDS K MODE DIRECT_HOSTS PROXIED_HOSTS
  *                   CONTROL_PORT SERVER_SH BASE_PORT
- * MODE standalone or ensemble: SERVER_SH is scripts/zk.sh, *_HOSTS host
- * lists; MODE redis: SERVER_SH is scripts/redis.sh, BASE_PORT the Redis
+ * MODE standalone or ensemble: SERVER_SH is scripts/servers/zk.sh, *_HOSTS host
+ * lists; MODE redis: SERVER_SH is scripts/servers/redis.sh, BASE_PORT the Redis
  * server's port, *_HOSTS redis:// DSNs; MODE postgres or mysql: SERVER_SH is
- * scripts/pg.sh or scripts/mysql.sh, BASE_PORT the server's port, *_HOSTS
+ * scripts/servers/pg.sh or scripts/servers/mysql.sh, BASE_PORT the server's port, *_HOSTS
  * postgres:// or mysql:// DSNs (user, password and database dlock). */
 
 require __DIR__ . '/check.php';
@@ -206,7 +206,7 @@ function signalable(array $c): bool
         && is_file("$run/hist-$c[pid].jsonl");
 }
 
-/** Runs scripts/zk.sh in the background; returns the process. */
+/** Runs scripts/servers/zk.sh in the background; returns the process. */
 function zk(string ...$args)
 {
     global $zksh, $run;
@@ -214,6 +214,16 @@ function zk(string ...$args)
     $proc = proc_open($cmd, [0 => ['file', '/dev/null', 'r'], 1 => ['pipe', 'w'],
                              2 => ['file', "$run/zk.log", 'a']], $pipes);
     return [$proc, $pipes[1]];
+}
+
+/** Where the checker's own commands reach the Redis on $port: TCP, or the
+ * server's Unix socket for a TLS-only server (DLOCK_TORTURE_REDIS_ADMIN, set
+ * by torture.sh --redis --tls), so the admin side needs no TLS client. */
+function redis_admin(int $port): string
+{
+    global $base;
+    $unix = getenv('DLOCK_TORTURE_REDIS_ADMIN');
+    return $port === (int) $base && $unix ? $unix : "tcp://127.0.0.1:$port";
 }
 
 /** One command to the Redis server (BASE_PORT) in raw RESP: torture.php runs
@@ -225,7 +235,7 @@ function resp(array $args, ?int $port = null)
     $port ??= (int) $base;
     $s = $conns[$port] ?? null;
     if ($s === null || feof($s)) {
-        if (!($s = @stream_socket_client("tcp://127.0.0.1:$port", $errno, $errstr, 5))) {
+        if (!($s = @stream_socket_client(redis_admin($port), $errno, $errstr, 5))) {
             throw new RuntimeException("cannot reach Redis on $port: $errstr");
         }
         stream_set_timeout($s, 10);
@@ -253,7 +263,7 @@ function resp(array $args, ?int $port = null)
 function redis_fire(int $port, array $args): void
 {
     global $fired;
-    if (!($s = @stream_socket_client("tcp://127.0.0.1:$port", $errno, $errstr, 2))) {
+    if (!($s = @stream_socket_client(redis_admin($port), $errno, $errstr, 2))) {
         return;
     }
     $cmd = '*' . count($args) . "\r\n";
@@ -962,5 +972,7 @@ foreach (array_slice($v, 0, 30) as $x) {
 printf("torture: seed %d: %d holds (%d certain), %d writes (%d rejected by the fence), %d lost, %d exceptions\n",
     $seed, $stats['holds'], $stats['certain'], $stats['writes'], $stats['rejected'], $stats['lost'],
     $stats['exceptions']);
+printf("torture: revocation: %d holders asked, %d revoked holders released, %d ignored and kept the lock\n",
+    $stats['asked'], $stats['revoked'], $stats['ignored']);
 printf("torture: %d operations, %d faults, %d violations\n", $stats['ops'], $stats['faults'], count($v));
 exit($v ? 1 : 0);

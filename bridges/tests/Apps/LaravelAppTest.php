@@ -7,7 +7,7 @@
  * the queue (WithoutOverlapping job middleware), or waits in
  * Cache::lock()->block() sending ZooKeeper nothing (AppTestCase) and runs
  * only after the first is done.
- * Composer legs only (scripts/test_bridges.sh): needs laravel/framework.
+ * Composer legs only (scripts/runners/test_bridges.sh): needs laravel/framework.
  */
 declare(strict_types=1);
 

@@ -5,7 +5,7 @@
  * two real processes at once: with a non-blocking acquire() the second skips
  * the guarded work; with acquire(true) it waits sending ZooKeeper nothing
  * (AppTestCase) and runs once the first is done. Composer legs only
- * (scripts/test_bridges.sh): needs symfony/framework-bundle.
+ * (scripts/runners/test_bridges.sh): needs symfony/framework-bundle.
  */
 declare(strict_types=1);
 

@@ -3,7 +3,7 @@
  * Symfony's own store test case (Symfony\Component\Lock\Test\AbstractStoreTestCase,
  * shipped in symfony/lock's package since 6.x) run against Dlock\Bridge\Symfony\DlockStore,
  * one subclass per backend. Loaded only by the Composer legs of
- * scripts/test_bridges.sh, where that class is installed; Debian 12's symfony/lock
+ * scripts/runners/test_bridges.sh, where that class is installed; Debian 12's symfony/lock
  * 5.4 does not ship it. Symfony's BlockingStoreTestTrait and
  * SharedLockStoreTestTrait live in its Tests/ folder, which the package leaves out.
  */

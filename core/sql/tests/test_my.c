@@ -1,5 +1,5 @@
 /* test_my.c: tests of the MySQL/MariaDB driver (dlock_my_driver) against a
- * real server started by scripts/mysql.sh on $DLOCK_TEST_MYSQL_PORT (default
+ * real server started by scripts/servers/mysql.sh on $DLOCK_TEST_MYSQL_PORT (default
  * 23306; user dlock/dlock, database dlock). Starts nothing itself. Prints
  * "ok N - what" / "not ok N - what" per check, then "N passed, N failed".
  * DLOCK_TEST_NO_BENCH=1 skips the 1000-cycle timing; RACE_N=300 runs the
@@ -141,7 +141,7 @@ static void test_connect(void)
 	rc = drv->connect(&t, -1, NULL, &c, &e);
 	check(rc == DLOCK_EAUTH && strstr(e.msg, "no_such_db"),
 	      "database the user may not use: DLOCK_EAUTH", &e);
-	t.user = "root"; /* scripts/mysql.sh: root@127.0.0.1 has no password */
+	t.user = "root"; /* scripts/servers/mysql.sh: root@127.0.0.1 has no password */
 	t.password = NULL;
 	rc = drv->connect(&t, -1, NULL, &c, &e);
 	check(rc == DLOCK_ESERVER && strstr(e.msg, "no_such_db"), "unknown database: DLOCK_ESERVER",

@@ -4,7 +4,7 @@
 # pg_ctl refuse to run as root, so they run as the postgres user (runuser);
 # the data dir is owned by postgres, the rest of this script works as root.
 #
-#   scripts/pg.sh start PORT [--durable]
+#   scripts/servers/pg.sh start PORT [--durable]
 #                                   fresh cluster: initdb, role dlock/dlock
 #                                   (LOGIN), database dlock owned by it; waits
 #                                   for a real login as that role and prints the
@@ -15,29 +15,29 @@
 #                                   the kernel before it returns and survives a
 #                                   kill -9 of the server (fsync stays off: only a
 #                                   machine crash would lose it).
-#   scripts/pg.sh start-tls PORT [--durable]
+#   scripts/servers/pg.sh start-tls PORT [--durable]
 #                                   as start, with ssl=on and a throwaway test CA
 #                                   made in the state dir (tls_certs.sh: ca.pem signed server.pem for
 #                                   "localhost" only, other-ca.pem signed nothing);
 #                                   TCP logins without TLS are rejected (pg_hba
 #                                   hostnossl reject); prints the verified DSN
 #                                   postgres://dlock:dlock@localhost:PORT/dlock?sslmode=verify-full&sslrootcert=DIR/ca.pem
-#   scripts/pg.sh stop PORT         fast shutdown (SIGINT) by postmaster.pid, waits
+#   scripts/servers/pg.sh stop PORT         fast shutdown (SIGINT) by postmaster.pid, waits
 #                                   until the postmaster and its children are gone,
 #                                   removes the state dir
-#   scripts/pg.sh kill PORT         kill -9 of the postmaster and of every child it
+#   scripts/servers/pg.sh kill PORT         kill -9 of the postmaster and of every child it
 #                                   had, waits until all are gone and the port is
 #                                   closed (the data dir is kept for restart)
-#   scripts/pg.sh restart PORT      starts a stopped/killed server again on the same
+#   scripts/servers/pg.sh restart PORT      starts a stopped/killed server again on the same
 #                                   data dir and options (crash recovery after a
 #                                   kill), waits for a login, prints the DSN
-#   scripts/pg.sh start-standby PORT PRIMARY_PORT
+#   scripts/servers/pg.sh start-standby PORT PRIMARY_PORT
 #                                   a hot standby of the server this script runs on
 #                                   PRIMARY_PORT (pg_basebackup -R, streaming
 #                                   replication), read-only logins allowed; waits
 #                                   for a login and prints its DSN. Stop it with
 #                                   "stop PORT"
-#   scripts/pg.sh start-pooler PORT PG_PORT
+#   scripts/servers/pg.sh start-pooler PORT PG_PORT
 #                                   PgBouncer on PORT in front of the server on
 #                                   PG_PORT, with two databases for the role dlock:
 #                                   dlock_tx (pool_mode=transaction) and dlock_session
@@ -45,7 +45,7 @@
 #                                   It drops a client's "options" startup parameter
 #                                   (ignore_startup_parameters, as deployments set it
 #                                   for clients that send one) instead of refusing it
-#   scripts/pg.sh stop-pooler PORT  stops that PgBouncer, removes its state dir
+#   scripts/servers/pg.sh stop-pooler PORT  stops that PgBouncer, removes its state dir
 #
 # What a kill -9 of the postmaster alone does (measured on 15.18): its backends
 # are not killed with it, but each one watches the postmaster-death pipe and

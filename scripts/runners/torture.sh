@@ -4,10 +4,10 @@
 # signals, server crash/restart or ensemble leader kills, and network stalls,
 # drops, half-closes and delays through tests/torture/proxy.c), then a check
 # of their histories (tests/torture/torture.php says what is proven).
-#   scripts/torture.sh [--seconds N] [--seed S] [--ensemble|--redis|--postgres|--mysql]
+#   scripts/runners/torture.sh [--seconds N] [--seed S] [--ensemble|--redis|--postgres|--mysql]
 #                      [--tls] [--contenders K]
 # --redis runs the exclusive-lock scenarios against a Redis server
-# (scripts/redis.sh, --appendfsync always: a kill -9 keeps every acknowledged
+# (scripts/servers/redis.sh, --appendfsync always: a kill -9 keeps every acknowledged
 # write) on port DLOCK_TORTURE_PORT + 60, the proxy listening on + 61.
 # A second Redis on + 62 serves the "servers" generator (stalled by DEBUG SLEEP
 # and CLIENT PAUSE). DLOCK_TORTURE_SKIP=name,... leaves generators and judges
@@ -16,21 +16,24 @@
 # append-only file at all), to show what the judge reports when a restart
 # forgets acknowledged locks and fencing counters.
 # --postgres and --mysql run the SQL backends' lock kinds against a throwaway
-# PostgreSQL (scripts/pg.sh start --durable: synchronous_commit on, so the
+# PostgreSQL (scripts/servers/pg.sh start --durable: synchronous_commit on, so the
 # fencing-token table survives a kill -9 of the server) on DLOCK_TORTURE_PORT
-# + 70, the proxy on + 71, or MariaDB (scripts/mysql.sh start --durable:
+# + 70, the proxy on + 71, or MariaDB (scripts/servers/mysql.sh start --durable:
 # innodb_flush_log_at_trx_commit=2, likewise) on + 80, the proxy on + 81.
 # DLOCK_TORTURE_SQL_DURABLE=0 starts them without that, to show what the judge
-# reports when a restart forgets fencing tokens. --tls (with --postgres or
-# --mysql) starts the server TLS-only (start-tls: a throwaway CA, logins
-# without TLS refused) and connects with a verified TLS DSN, through the
-# proxy too (it forwards the encrypted bytes).
+# reports when a restart forgets fencing tokens. --tls (with --postgres,
+# --mysql or --redis) starts the server TLS-only (start-tls: a throwaway CA,
+# logins without TLS refused) and connects with a verified TLS DSN, through
+# the proxy too (it forwards the encrypted bytes). On Redis that needs a
+# build with rediss:// (hiredis 1.x with hiredis_ssl: trixie, sid; Debian 12's
+# hiredis 0.14 has none); the checker's own admin commands (ACL, FLUSHALL,
+# KEYS, DEBUG SLEEP) go over the server's Unix socket.
 # Prints the seed first; the last line is
 #   torture: N operations, N faults, N violations
 # and the exit status is non-zero on any violation. Run artifacts stay in the
 # directory it prints. Ports: DLOCK_TORTURE_PORT (default 23000) and up.
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 seconds=60 seed="" mode=standalone k=6 tls=0
 while (($#)); do
 	case $1 in
@@ -42,12 +45,12 @@ while (($#)); do
 	--mysql) mode=mysql; shift ;;
 	--tls) tls=1; shift ;;
 	--contenders) k=$2; shift 2 ;;
-	*) echo "usage: scripts/torture.sh [--seconds N] [--seed S] [--ensemble|--redis|--postgres|--mysql] [--tls] [--contenders K]" >&2; exit 2 ;;
+	*) echo "usage: scripts/runners/torture.sh [--seconds N] [--seed S] [--ensemble|--redis|--postgres|--mysql] [--tls] [--contenders K]" >&2; exit 2 ;;
 	esac
 done
 [[ -n $seed ]] || seed=$(( $(od -An -N4 -tu4 /dev/urandom) % 1000000 ))
-if ((tls)) && [[ $mode != postgres && $mode != mysql ]]; then
-	echo "torture: --tls needs --postgres or --mysql (Debian's Redis and ZooKeeper clients have no TLS)" >&2
+if ((tls)) && [[ $mode != postgres && $mode != mysql && $mode != redis ]]; then
+	echo "torture: --tls needs --postgres, --mysql or --redis (Debian's ZooKeeper client has no TLS)" >&2
 	exit 2
 fi
 echo "torture: seed $seed, $seconds s, $mode$( ((tls)) && echo ' over TLS'), $k contenders"
@@ -69,36 +72,45 @@ proxy_pid="" server2=""
 cleanup() {
 	[[ -n $proxy_pid ]] && kill "$proxy_pid" 2>/dev/null
 	case $mode in
-	redis) scripts/redis.sh stop "$((base + 60))" >/dev/null 2>&1
-		[[ -n $server2 ]] && scripts/redis.sh stop "$server2" >/dev/null 2>&1 ;;
-	postgres) scripts/pg.sh stop "$((base + 70))" >/dev/null 2>&1 ;;
-	mysql) scripts/mysql.sh stop "$((base + 80))" >/dev/null 2>&1 ;;
-	*) scripts/zk.sh stop "$base" >/dev/null 2>&1 ;;
+	redis) scripts/servers/redis.sh stop "$((base + 60))" >/dev/null 2>&1
+		[[ -n $server2 ]] && scripts/servers/redis.sh stop "$server2" >/dev/null 2>&1 ;;
+	postgres) scripts/servers/pg.sh stop "$((base + 70))" >/dev/null 2>&1 ;;
+	mysql) scripts/servers/mysql.sh stop "$((base + 80))" >/dev/null 2>&1 ;;
+	*) scripts/servers/zk.sh stop "$base" >/dev/null 2>&1 ;;
 	esac
 }
 trap cleanup EXIT
 
-server_sh=$PWD/scripts/zk.sh server_port=$base
+server_sh=$PWD/scripts/servers/zk.sh server_port=$base
 if [[ $mode == redis ]]; then
-	server_port=$((base + 60)) server_sh=$PWD/scripts/redis.sh
+	server_port=$((base + 60)) server_sh=$PWD/scripts/servers/redis.sh
 	fsync=${DLOCK_TORTURE_REDIS_FSYNC:-always}
 	[[ $fsync == off ]] && aof=() || aof=(--appendfsync "$fsync")
-	scripts/redis.sh start "$server_port" "${aof[@]}" >/dev/null ||
-		{ echo "torture: Redis did not start"; exit 1; }
+	if ((tls)); then
+		php -n -d "extension=$PWD/modules/dlock.so" -r 'ob_start(); phpinfo(INFO_MODULES);
+			exit(preg_match("/TLS in this build.*Redis: yes/", ob_get_clean()) ? 0 : 1);' ||
+			{ echo "torture: --redis --tls: this build has no rediss:// (hiredis without hiredis_ssl; see docs/security.md)"; exit 1; }
+		direct=$(scripts/servers/redis.sh start-tls "$server_port" "${aof[@]}") ||
+			{ echo "torture: Redis (TLS) did not start"; exit 1; }
+		export DLOCK_TORTURE_REDIS_ADMIN=unix://$DLOCK_REDIS_STATE/$server_port/sock
+	else
+		scripts/servers/redis.sh start "$server_port" "${aof[@]}" >/dev/null ||
+			{ echo "torture: Redis did not start"; exit 1; }
+		direct="redis://127.0.0.1:$server_port"
+	fi
 	[[ $fsync == always ]] || echo "torture: Redis durability weakened on purpose: appendfsync $fsync"
-	direct="redis://127.0.0.1:$server_port"
 	# the "servers" generator's second server, stalled now and then (no proxy)
 	if [[ ,${DLOCK_TORTURE_SKIP:-}, != *,servers,* ]]; then
 		server2=$((base + 62))
-		scripts/redis.sh start "$server2" >/dev/null || { echo "torture: second Redis did not start"; exit 1; }
+		scripts/servers/redis.sh start "$server2" >/dev/null || { echo "torture: second Redis did not start"; exit 1; }
 	fi
 	pairs="$((base + 61)):$server_port"
-	proxied="redis://127.0.0.1:$((base + 61))"
+	proxied=${direct/:$server_port/:$((base + 61))}
 elif [[ $mode == postgres || $mode == mysql ]]; then
 	if [[ $mode == postgres ]]; then
-		server_port=$((base + 70)) server_sh=$PWD/scripts/pg.sh
+		server_port=$((base + 70)) server_sh=$PWD/scripts/servers/pg.sh
 	else
-		server_port=$((base + 80)) server_sh=$PWD/scripts/mysql.sh
+		server_port=$((base + 80)) server_sh=$PWD/scripts/servers/mysql.sh
 	fi
 	durable=(--durable)
 	if [[ ${DLOCK_TORTURE_SQL_DURABLE:-1} == 0 ]]; then
@@ -111,11 +123,11 @@ elif [[ $mode == postgres || $mode == mysql ]]; then
 	pairs="$((server_port + 1)):$server_port"
 	proxied=${direct/:$server_port\//:$((server_port + 1))\/}
 elif [[ $mode == ensemble ]]; then
-	direct=$(scripts/zk.sh start-ensemble "$base") || { echo "torture: ensemble did not start"; exit 1; }
+	direct=$(scripts/servers/zk.sh start-ensemble "$base") || { echo "torture: ensemble did not start"; exit 1; }
 	pairs="$((base + 50)):$base $((base + 51)):$((base + 1)) $((base + 52)):$((base + 2))"
 	proxied="127.0.0.1:$((base + 50)),127.0.0.1:$((base + 51)),127.0.0.1:$((base + 52))"
 else
-	direct=$(scripts/zk.sh start "$base") || { echo "torture: ZooKeeper did not start"; exit 1; }
+	direct=$(scripts/servers/zk.sh start "$base") || { echo "torture: ZooKeeper did not start"; exit 1; }
 	pairs="$((base + 50)):$base"
 	proxied="127.0.0.1:$((base + 50))"
 fi

@@ -1,19 +1,19 @@
 #!/usr/bin/env bash
 # Starts and stops throwaway ZooKeeper servers on 127.0.0.1 for tests, demo and bench.
 #
-#   scripts/zk.sh start [PORT] [--default-limits | --max-client-cnxns N]
+#   scripts/servers/zk.sh start [PORT] [--default-limits | --max-client-cnxns N]
 #                                       standalone server, fresh data dir, prints hosts;
 #                                       unlimited connections per client address
 #                                       (maxClientCnxns=0) unless --default-limits (the
 #                                       server's own default, 60) or N is given (the
 #                                       php-fpm fleet tests and bench)
-#   scripts/zk.sh start-ensemble [BASE] three-node ensemble on BASE, BASE+1, BASE+2
-#   scripts/zk.sh stop [PORT|BASE]      stops what start/start-ensemble started, by pid
-#   scripts/zk.sh kill-leader BASE      kill -9 the ensemble's leader, prints its node id
-#   scripts/zk.sh restart-node BASE ID  restarts one stopped ensemble node
-#   scripts/zk.sh crash PORT            kill -9 a standalone server, keeping its data
-#   scripts/zk.sh resume PORT           start a crashed standalone server on its old data
-#   scripts/zk.sh mode PORT             prints leader/follower/standalone
+#   scripts/servers/zk.sh start-ensemble [BASE] three-node ensemble on BASE, BASE+1, BASE+2
+#   scripts/servers/zk.sh stop [PORT|BASE]      stops what start/start-ensemble started, by pid
+#   scripts/servers/zk.sh kill-leader BASE      kill -9 the ensemble's leader, prints its node id
+#   scripts/servers/zk.sh restart-node BASE ID  restarts one stopped ensemble node
+#   scripts/servers/zk.sh crash PORT            kill -9 a standalone server, keeping its data
+#   scripts/servers/zk.sh resume PORT           start a crashed standalone server on its old data
+#   scripts/servers/zk.sh mode PORT             prints leader/follower/standalone
 #
 # State lives in ${DLOCK_ZK_STATE:-/tmp/dlock-zk}/<port>/ (config, data, pid, log).
 set -euo pipefail

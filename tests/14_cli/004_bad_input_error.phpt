@@ -1,5 +1,5 @@
 --TEST--
-dlock command: bad input gives a clear message and exit 2, never a PHP error; an unreachable server exit 3 without the DSN's password; revoke without revocation in this build exit 4
+dlock command: bad input gives a clear message and exit 2, never a PHP error; an unreachable server exit 3 without the DSN's password; revoke of a free lock exit 1, refused by the backend (PostgreSQL) exit 4
 --EXTENSIONS--
 dlock
 --SKIPIF--
@@ -33,8 +33,9 @@ foreach (['redis://user:sekrit@127.0.0.1:' . dlt_zk_port(497), 'zookeeper://127.
     echo "unreachable: rc=$rc ", str_contains($out . $err, 'sekrit') ? 'PASSWORD SHOWN' : 'no password', ' ', str_contains($err, 'unreachable') ? 'says unreachable' : $err, "\n";
 }
 [$rc, $out, $err] = dlt_cli(['revoke', dlt_cname('cli-revoke', 'zookeeper')], $dsn);
-echo 'revoke: ', method_exists('DistributedLock', 'requestRevocation') ? ($rc === 1 ? 'not held' : "rc=$rc $err")
-    : "rc=$rc " . trim($err), "\n";
+echo "revoke free: rc=$rc ", trim($out . $err), "\n";
+[$rc, $out, $err] = dlt_cli(['revoke', dlt_cname('cli-revoke', 'postgres')], dlt_backends()['postgres']['dsn']);
+echo "revoke on postgres: rc=$rc ", str_starts_with($err, 'dlock: ') && !str_contains($err, 'Fatal') ? 'refused' : $err, "\n";
 [$rc, $out] = dlt_cli(['--help'], null);
 echo "help: rc=$rc ", str_contains($out, 'break NAME --force') ? 'usage' : $out, "\n";
 ?>
@@ -54,5 +55,6 @@ bad dsn: rc=2 clean | dlock: %s
 break no force: rc=2 clean | dlock: break needs --force: it ends /a's holds whoever has them, and the old holder is not told (docs/operations.md) (dlock --help)
 unreachable: rc=3 no password says unreachable
 unreachable: rc=3 no password says unreachable
-revoke: rc=4 dlock: this build of dlock has no revocation (DistributedLock::requestRevocation)
+revoke free: rc=1 /dlock-tests/contract-cli-revoke-zookeeper: revocation asked of 0 holder(s)
+revoke on postgres: rc=4 refused
 help: rc=0 usage

@@ -4,7 +4,7 @@
 # root (mariadbd --user=root): every server runs in the background with its own
 # data dir, socket, pidfile and error log.
 #
-#   scripts/mysql.sh start PORT [--durable] [--lower-case-names]
+#   scripts/servers/mysql.sh start PORT [--durable] [--lower-case-names]
 #                                   fresh server: new data dir, database "dlock",
 #                                   user dlock/dlock on '%' (ALL on dlock.*,
 #                                   CONNECTION ADMIN and PROCESS on *.*); waits
@@ -20,25 +20,25 @@
 #                                   lower_case_table_names=1 (Windows' default:
 #                                   database names are stored lower-cased and
 #                                   compared without regard to case).
-#   scripts/mysql.sh start PORT --primary
+#   scripts/servers/mysql.sh start PORT --primary
 #                                   as start, with a binary log (server id PORT):
 #                                   a server replicas can follow
-#   scripts/mysql.sh start PORT --replica-of PRIMARY_PORT
+#   scripts/servers/mysql.sh start PORT --replica-of PRIMARY_PORT
 #                                   as start, then replicates the --primary server
 #                                   on PRIMARY_PORT from its current binlog position
 #                                   (as root; read_only stays OFF) and waits until
 #                                   both replication threads run
-#   scripts/mysql.sh start-tls PORT as start, with TLS and a throwaway test CA made in
+#   scripts/servers/mysql.sh start-tls PORT as start, with TLS and a throwaway test CA made in
 #                                   the state dir (tls_certs.sh: ca.pem signed
 #                                   server.pem for "localhost" only, other-ca.pem
 #                                   signed nothing) and require_secure_transport=ON
 #                                   (TCP logins without TLS are refused); prints the
 #                                   verified DSN mysql://dlock:dlock@localhost:PORT/dlock?ssl-mode=VERIFY_IDENTITY&ssl-ca=DIR/ca.pem
-#   scripts/mysql.sh stop PORT      SIGTERM by pidfile, waits for the exit, removes
+#   scripts/servers/mysql.sh stop PORT      SIGTERM by pidfile, waits for the exit, removes
 #                                   the state dir
-#   scripts/mysql.sh kill PORT      kill -9 by pidfile, waits until the port is
+#   scripts/servers/mysql.sh kill PORT      kill -9 by pidfile, waits until the port is
 #                                   closed (the data dir is kept for restart)
-#   scripts/mysql.sh restart PORT   starts a stopped/killed server again on the same
+#   scripts/servers/mysql.sh restart PORT   starts a stopped/killed server again on the same
 #                                   data dir, waits for a login, prints the DSN
 #
 # State lives in ${TMPDIR:-/tmp}/dlock-mysql-<port>/ (data/, tmp/, pid, sock, err, args).

@@ -1,4 +1,4 @@
-# scripts/tls_certs.sh: a throwaway test CA and server certificate for the
+# scripts/servers/tls_certs.sh: a throwaway test CA and server certificate for the
 # TLS variants of the test servers (pg.sh start-tls, mysql.sh start-tls),
 # sourced by those scripts. Never for production: the keys sit unencrypted in
 # a temp dir and live as long as the server does.

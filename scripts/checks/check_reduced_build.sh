@@ -8,7 +8,7 @@
 # with config.m4's -Wall -Wextra, prints no compiler warning.
 # Prints "N passed, N failed" last; exit status non-zero on a failure.
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 dir=$(mktemp -d "${TMPDIR:-/tmp}/dlock-reduced-XXXX")
 trap 'rm -rf "$dir"' EXIT
 passed=0 failed=0

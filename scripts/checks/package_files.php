@@ -1,12 +1,12 @@
 <?php
 /*
  * Keeps package.xml's <contents> in step with the tree (as APCu's checkrel.sh).
- *   php scripts/package_files.php --check   exit 1 when a shipped file is missing from package.xml
- *   php scripts/package_files.php --write   rewrite the <contents> block from the tree
+ *   php scripts/checks/package_files.php --check   exit 1 when a shipped file is missing from package.xml
+ *   php scripts/checks/package_files.php --write   rewrite the <contents> block from the tree
  * Shipped: the build files, dlock.c/.h/stub/arginfo, core/, tests/, examples/, the README,
  * the pages in docs/ it links to, and the dlock command (bin/dlock, role "script").
  */
-$root = dirname(__DIR__);
+$root = dirname(__DIR__, 2);
 chdir($root);
 $files = array_filter(explode("\n", trim((string) shell_exec('git ls-files'))), function ($f) {
     return preg_match('#^(config\.(m4|w32)|php_dlock(_int)?\.h|dlock(_[a-z_]+)?\.c|dlock\.stub\.php|dlock_arginfo\.h|README\.md|LICENSE|CREDITS|docs/[a-z_-]+\.md|core/.*\.[ch]|tests/.*|examples/.*|bin/dlock)$#', $f)
@@ -98,5 +98,5 @@ foreach ($missing as $f) {
 foreach ($stale as $f) {
     echo "package.xml lists $f, which is not in the tree\n";
 }
-echo $missing || $stale ? "package.xml is out of date: php scripts/package_files.php --write\n" : "package.xml lists all " . count($files) . " files\n";
+echo $missing || $stale ? "package.xml is out of date: php scripts/checks/package_files.php --write\n" : "package.xml lists all " . count($files) . " files\n";
 exit($missing || $stale ? 1 : 0);

@@ -5,7 +5,7 @@
  * Schema 2020-12), which Composer 2.5 does not know ("property php-ext is not
  * defined"). Prints "check_composer: ok" or one line per problem; exit 1 on any.
  *
- *   php scripts/check_composer.php [path/to/composer.json]
+ *   php scripts/checks/check_composer.php [path/to/composer.json]
  *
  * Encoded from the schema: extension-name string; priority integer 10..99;
  * support-zts, support-nts booleans; build-path string or null;
@@ -18,7 +18,7 @@
  * unknown key is reported, since it is most likely a misspelt one, and the
  * extension name must be the one dlock.c registers.
  */
-$root = dirname(__DIR__);
+$root = dirname(__DIR__, 2);
 $file = $argv[1] ?? "$root/composer.json";
 $errors = [];
 $err = function (string $msg) use (&$errors): void {

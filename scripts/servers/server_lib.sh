@@ -1,4 +1,4 @@
-# scripts/server_lib.sh: what the throwaway-server scripts (redis.sh, pg.sh,
+# scripts/servers/server_lib.sh: what the throwaway-server scripts (redis.sh, pg.sh,
 # mysql.sh) share, sourced by them after they set HOST.
 
 # port: 0 when something accepts connections on HOST:port (1 s at most)

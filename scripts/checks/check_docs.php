@@ -1,35 +1,36 @@
 <?php
 /*
- * Checks the documentation: README.md, docs/*.md, each bridge's README.md and
- * bench/README.md.
+ * Checks the documentation: README.md, docs/*.md, each bridge's README.md,
+ * bench/README.md and scripts/README.md.
  * - Links: every [text](target) and ![alt](target) whose target is not a URL
  *   must name a file or directory that exists; a #anchor must name a heading
  *   of the target Markdown file (GitHub's anchor spelling) or an explicit
  *   <a id="..."> / <a name="..."> in it. Links inside code (fenced blocks,
  *   `spans`) are not links.
  * - Snippets: a fenced block right after a line <!-- file: PATH --> must equal
- *   that file (scripts/test_bridges.sh runs those files). Every other ```php
- *   block must pass `php -l` ("<?php" is put in front when missing), except a
- *   block marked <!-- signatures --> (declarations only, such as the API) or
- *   <!-- fragment --> (a piece of a larger file, such as a config array) on
- *   the line before it.
+ *   that file (scripts/runners/test_bridges.sh runs those files). Every
+ *   other ```php block must pass `php -l` ("<?php" is put in front when
+ *   missing), except a block marked <!-- signatures --> (declarations only,
+ *   such as the API) or <!-- fragment --> (a piece of a larger file, such as
+ *   a config array) on the line before it.
  * - With the extension loaded: the INI table of docs/api.md must match
  *   ini_get_all('dlock'), and a block marked <!-- runs --> (one that needs
  *   nothing but the extension and a ZooKeeper server) is run as written, with
  *   dlock.hosts set to DLOCK_TEST_HOSTS when that is set: it must exit 0 and
  *   print no PHP error.
- *   php -n [-d extension=modules/dlock.so] scripts/check_docs.php
+ *   php -n [-d extension=modules/dlock.so] scripts/checks/check_docs.php
  * Exits 1 on any problem. -n: the INI table is compared with the built-in
  * defaults, not a php.ini's.
  */
-$root = dirname(__DIR__);
+$root = dirname(__DIR__, 2);
 
 /* Targets another branch brings; a link to one is reported, not failed, while
  * the file is missing. Remove a line once its file has landed. */
 $pending = [];
 
 $files = array_merge(['README.md'], array_map(fn($f) => substr($f, strlen($root) + 1),
-    array_merge(glob("$root/docs/*.md"), glob("$root/bridges/*/README.md"), glob("$root/bench/README.md"))));
+    array_merge(glob("$root/docs/*.md"), glob("$root/bridges/*/README.md"), glob("$root/bench/README.md"),
+        glob("$root/scripts/README.md"))));
 $problems = $notes = $runnable = [];
 $links = 0;
 $anchorCache = [];
@@ -189,7 +190,7 @@ foreach ($files as $file) {
 }
 
 /* The INI table of docs/api.md against the extension, when it is loaded
- * (php -d extension=modules/dlock.so scripts/check_docs.php): every dlock.*
+ * (php -d extension=modules/dlock.so scripts/checks/check_docs.php): every dlock.*
  * directive has a row with its default and changeability, and no row names
  * a directive the extension lacks. */
 if (extension_loaded('dlock')) {
@@ -250,7 +251,7 @@ if (extension_loaded('dlock')) {
     if ($runnable) {
         $notes[] = count($runnable) . ' blocks marked <!-- runs --> were not run (the extension is not loaded)';
     }
-    $notes[] = 'the INI table of docs/api.md was not compared with the extension (not loaded: php -d extension=modules/dlock.so scripts/check_docs.php)';
+    $notes[] = 'the INI table of docs/api.md was not compared with the extension (not loaded: php -d extension=modules/dlock.so scripts/checks/check_docs.php)';
 }
 
 foreach (array_unique($notes) as $n) {

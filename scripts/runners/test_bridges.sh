@@ -14,18 +14,18 @@
 #     DLOCK_BRIDGES_COMPOSER=0 leaves them out (no network); CI runs them. In
 #     a chroot Composer needs the host's way to Packagist (CA certificates,
 #     repository config): without it the legs fail, they are not skipped.
-# then checks the root composer.json's php-ext block (scripts/check_composer.php),
+# then checks the root composer.json's php-ext block (scripts/checks/check_composer.php),
 # runs the two bridge examples and examples/first_lock.php on every backend, and
 # validates the composer.json files (composer validate --strict). Each of those
 # is one more check. Ends with one line "N passed, N failed" (a skipped,
 # incomplete, risky or warned test counts as failed, and so does a leg that
 # cannot install or run) and exits non-zero on any failure.
 #   DLOCK_TEST_HOSTS=127.0.0.1:21810 DLOCK_TEST_REDIS=127.0.0.1:26379 \
-#   DLOCK_TEST_PG=postgres://... DLOCK_TEST_MYSQL=mysql://... scripts/test_bridges.sh [phpunit args]
+#   DLOCK_TEST_PG=postgres://... DLOCK_TEST_MYSQL=mysql://... scripts/runners/test_bridges.sh [phpunit args]
 # scripts/test.sh starts the servers and calls this; alone, start each with
-# scripts/zk.sh, redis.sh, pg.sh and mysql.sh (start PORT prints what to export).
+# scripts/servers/zk.sh, redis.sh, pg.sh and mysql.sh (start PORT prints what to export).
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 
 passed=0 failed=0
 finish() {
@@ -64,7 +64,7 @@ phpunit_config() {
 	done
 	cat >"$file" <<-EOF
 		<?xml version="1.0" encoding="UTF-8"?>
-		<!-- written by scripts/test_bridges.sh for PHPUnit $major -->
+		<!-- written by scripts/runners/test_bridges.sh for PHPUnit $major -->
 		<phpunit bootstrap="$root/bridges/tests/bootstrap.php" colors="false" cacheResult="false"
 		         beStrictAboutOutputDuringTests="true" beStrictAboutTestsThatDoNotTestAnything="true"
 		         failOnRisky="true" failOnWarning="true" failOnSkipped="true" failOnIncomplete="true"
@@ -154,7 +154,7 @@ leg_install() {
 		cat <<-EOF
 			{
 			    "name": "dlock-tests/$(basename "$dir")",
-			    "description": "written by scripts/test_bridges.sh",
+			    "description": "written by scripts/runners/test_bridges.sh",
 			    "type": "project",
 			    "repositories": [
 			        {"type": "path", "url": "$root/bridges/symfony", "options": {"symlink": true}},
@@ -206,7 +206,7 @@ else
 fi
 
 echo "== composer.json php-ext block (PIE's schema)"
-if php scripts/check_composer.php; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
+if php scripts/checks/check_composer.php; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
 
 echo "== examples/symfony.php and examples/laravel.php (locked runs issue no duplicate)"
 # run as the README shows them (no DLOCK_SO: the workers load the extension the
@@ -231,7 +231,7 @@ if ((ok)); then passed=$((passed + 1)); else failed=$((failed + 1)); fi
 
 echo "== composer validate --strict (root, bridges/symfony, bridges/laravel)"
 # Debian 12's Composer 2.5 does not know the root's "php-ext" block (PIE's;
-# scripts/check_composer.php checks it), so the root gets --no-check-publish. A
+# scripts/checks/check_composer.php checks it), so the root gets --no-check-publish. A
 # current composer/composer is not installable from the Packagist mirror (its
 # composer/metadata-minifier is missing).
 ok=1

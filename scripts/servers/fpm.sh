@@ -4,7 +4,7 @@
 # children, pm.max_requests recycling, request_terminate_timeout kills and
 # fastcgi_finish_request(), none of which `php -S` has.
 #
-#   scripts/fpm.sh start PORT [pool option ...]
+#   scripts/servers/fpm.sh start PORT [pool option ...]
 #       php-fpmX.Y -n -R (as root), pm = static, pm.max_children = 2, listening on
 #       127.0.0.1:PORT, clear_env = no (DLOCK_TEST_HOSTS etc. reach the scripts),
 #       catch_workers_output = yes. Each pool option is one "key=value" line of
@@ -12,16 +12,16 @@
 #       pm.max_requests=3  request_terminate_timeout=2s  pm.max_children=1
 #       'php_admin_value[dlock.persistent]=0'
 #       Waits (bounded) until the port accepts connections; prints the master's pid.
-#   scripts/fpm.sh stop PORT
+#   scripts/servers/fpm.sh stop PORT
 #       SIGTERM to the master (which terminates its workers), waits until the
 #       master, its workers and the listening port are gone; SIGKILL by pid after
 #       the deadline. Stopping a pool that is not running is not an error.
-#   scripts/fpm.sh request PORT SCRIPT [QUERY_STRING]
+#   scripts/servers/fpm.sh request PORT SCRIPT [QUERY_STRING]
 #       One GET of SCRIPT (an absolute path) through cgi-fcgi; prints the body
 #       (the response headers are stripped) and exits with cgi-fcgi's status
 #       (104 when the worker was killed mid-request), 124 after
 #       DLOCK_FPM_REQUEST_TIMEOUT seconds (default 60).
-#   scripts/fpm.sh log PORT     prints the pool's error log (worker output, kills)
+#   scripts/servers/fpm.sh log PORT     prints the pool's error log (worker output, kills)
 #
 # DLOCK_SO: the extension to load (default: modules/dlock.so of this checkout).
 # DLOCK_FPM_BIN: the php-fpm binary (default: php-fpmX.Y for the X.Y of `php`
@@ -40,7 +40,7 @@ fpm_bin() {
 	if [[ -n $v ]] && command -v "php-fpm$v" >/dev/null; then echo "php-fpm$v"; else echo php-fpm; fi
 }
 FPM=$(fpm_bin)
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 SO=${DLOCK_SO:-$ROOT/modules/dlock.so}
 
 die() { echo "fpm.sh: $*" >&2; exit 1; }

@@ -3,11 +3,11 @@
 # tests of dlock's Redis backend. Debian's redis-server/redis-sentinel 7.0, no
 # systemd: every server is daemonized with a pidfile in its own state dir.
 #
-#   scripts/redis.sh start PORT [--appendfsync always|everysec|no]
+#   scripts/servers/redis.sh start PORT [--appendfsync always|everysec|no]
 #                                   fresh server (no RDB; AOF only when asked),
 #                                   waits for PONG, prints 127.0.0.1:PORT; it also
 #                                   listens on the Unix socket <state dir>/sock
-#   scripts/redis.sh start-tls PORT [--expired]
+#   scripts/servers/redis.sh start-tls PORT [--expired | --appendfsync always|everysec|no]
 #                                   as start, but TLS only: tls-port PORT, no plain TCP
 #                                   port, a throwaway test CA made in <state dir>-tls
 #                                   (tls_certs.sh: server.pem for "localhost" only,
@@ -15,20 +15,20 @@
 #                                   presents expired.pem instead); client certificates
 #                                   optional; prints the verified DSN
 #                                   rediss://localhost:PORT?cacert=<dir>/ca.pem
-#   scripts/redis.sh stop PORT      SIGTERM by pidfile, waits until the port is closed
-#   scripts/redis.sh kill PORT      kill -9 by pidfile, waits until the port is closed
-#   scripts/redis.sh restart PORT   starts a stopped/killed server again on the same
+#   scripts/servers/redis.sh stop PORT      SIGTERM by pidfile, waits until the port is closed
+#   scripts/servers/redis.sh kill PORT      kill -9 by pidfile, waits until the port is closed
+#   scripts/servers/redis.sh restart PORT   starts a stopped/killed server again on the same
 #                                   dir and options (its data, if any, is kept)
-#   scripts/redis.sh pause PORT     SIGSTOP: the server stalls (connects still complete,
+#   scripts/servers/redis.sh pause PORT     SIGSTOP: the server stalls (connects still complete,
 #                                   no command is answered) until resume
-#   scripts/redis.sh resume PORT    SIGCONT
-#   scripts/redis.sh start-replicated BASE
+#   scripts/servers/redis.sh resume PORT    SIGCONT
+#   scripts/servers/redis.sh start-replicated BASE
 #                                   master on BASE, replica on BASE+1, sentinel on
 #                                   BASE+2 (monitor name "dlock"), waits until the
 #                                   replica's link is up, prints 127.0.0.1:BASE
-#   scripts/redis.sh failover BASE  asks the sentinel to fail over, waits until it
+#   scripts/servers/redis.sh failover BASE  asks the sentinel to fail over, waits until it
 #                                   names the other node, prints the new master
-#   scripts/redis.sh stop-replicated BASE
+#   scripts/servers/redis.sh stop-replicated BASE
 #
 # State lives in ${DLOCK_REDIS_STATE:-/tmp/dlock-redis}/<port>/ (pid, log, args, data).
 # Every wait is bounded; nothing here ever binds or contacts any address but 127.0.0.1.
@@ -123,17 +123,26 @@ start)
 	echo "$HOST:$port"
 	;;
 start-tls)
-	port_ok "$port" && { (($# == 2)) || [[ $# -eq 3 && $3 == --expired ]]; } ||
-		die "usage: start-tls PORT [--expired]"
+	usage="usage: start-tls PORT [--expired | --appendfsync always|everysec|no]"
+	shift 2 || die "$usage"
+	cert=server extra=()
+	if (($#)); then
+		if [[ $1 == --expired && $# -eq 1 ]]; then
+			cert=expired
+		elif [[ $1 == --appendfsync && $# -eq 2 && $2 =~ ^(always|everysec|no)$ ]]; then
+			extra=(--appendonly yes --appendfsync "$2")
+		else
+			die "$usage"
+		fi
+	fi
+	port_ok "$port" || die "$usage"
 	certs=$STATE_ROOT/$port-tls
 	rm -rf "$certs"
 	mkdir -p "$certs" || die "cannot create $certs"
 	tls_certs "$certs" || die "cannot make the test certificates in $certs (see $certs/tls.log)"
-	cert=server
-	[[ ${3:-} == --expired ]] && cert=expired
 	CLI_TLS=(--tls --insecure) # readiness only: the expired certificate must answer too
 	start_server "$port" --port 0 --tls-port "$port" --tls-cert-file "$certs/$cert.pem" \
-		--tls-key-file "$certs/$cert.key" --tls-ca-cert-file "$certs/ca.pem" --tls-auth-clients optional
+		--tls-key-file "$certs/$cert.key" --tls-ca-cert-file "$certs/ca.pem" --tls-auth-clients optional "${extra[@]}"
 	echo "rediss://localhost:$port?cacert=$certs/ca.pem"
 	;;
 stop | kill)

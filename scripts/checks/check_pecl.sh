@@ -3,8 +3,8 @@
 # `pecl package` builds a tarball, and `pecl install` builds and installs it
 # (then uninstalls it again). Prints "ok" or what failed; exit status says.
 set -euo pipefail
-cd "$(dirname "$0")/.."
-php scripts/package_files.php --check
+cd "$(dirname "$0")/../.."
+php scripts/checks/package_files.php --check
 command -v pecl >/dev/null || { echo "check_pecl: needs php-pear" >&2; exit 1; }
 work=$(mktemp -d)
 trap 'rm -rf "$work"; pecl uninstall dlock >/dev/null 2>&1 || true' EXIT

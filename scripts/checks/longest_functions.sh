@@ -3,11 +3,11 @@
 # "<lines> <file>:<line> <name>", where lines counts from the function's
 # opening "{" to its closing "}" (the house style, .clang-format's Linux
 # braces, puts both alone at column 0, so a brace counter needs no parser).
-#   scripts/longest_functions.sh [N]          the N longest (default 10)
-#   scripts/longest_functions.sh --max L      also fails (exit 1) when one is longer than L
+#   scripts/checks/longest_functions.sh [N]          the N longest (default 10)
+#   scripts/checks/longest_functions.sh --max L      also fails (exit 1) when one is longer than L
 # Files: git ls-files '*.c' (the generated dlock_arginfo.h has no functions).
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 top=10 max=0
 while (($#)); do
 	case $1 in

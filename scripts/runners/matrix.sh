@@ -6,9 +6,9 @@
 # bridges) plus one short fault-checker run inside it. Ends with one line
 # "N passed, N failed" and exits non-zero on any failure.
 #
-#   scripts/matrix.sh prepare VERSION   make (or reuse) the chroot of VERSION
-#   scripts/matrix.sh run VERSION       prepare, then build and test in it
-#   scripts/matrix.sh clean VERSION     unmount and remove the chroot of VERSION
+#   scripts/runners/matrix.sh prepare VERSION   make (or reuse) the chroot of VERSION
+#   scripts/runners/matrix.sh run VERSION       prepare, then build and test in it
+#   scripts/runners/matrix.sh clean VERSION     unmount and remove the chroot of VERSION
 #   VERSION: 8.4 (Debian 13 trixie), 8.5 or 8.6 (sid + experimental)
 #
 # The servers (ZooKeeper, Redis, PostgreSQL, MariaDB, php-fpm) run inside the
@@ -20,7 +20,7 @@
 #
 #   DLOCK_MATRIX_DIR=/srv/dlock-matrix   where chroots and the debootstrap cache live
 #   DLOCK_MATRIX_MIRROR                  Debian mirror (default: the host's apt source)
-#   DLOCK_MATRIX_TORTURE_SECONDS=8       length of the one fault-checker run (ZooKeeper)
+#   DLOCK_MATRIX_TORTURE_SECONDS=8       length of each fault-checker run (ZooKeeper; Redis over TLS)
 #   DLOCK_MATRIX_TESTS="tests/00_api ..."  test paths for scripts/test.sh (default: all,
 #                                        with the bridges; paths leave the bridges out)
 # A chroot is reused when its stamp says it is complete for the same package
@@ -28,7 +28,7 @@
 # Mounts (proc, sys, dev, dev/pts) exist only while a step runs: every exit path
 # unmounts them (umount -l) before anything could remove the tree.
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 REPO=$PWD
 TOP=${DLOCK_MATRIX_DIR:-/srv/dlock-matrix}
 export DEBIAN_FRONTEND=noninteractive LC_ALL=C.UTF-8
@@ -175,14 +175,19 @@ DLOCK_TEST_LEAVE_OUT=$leave DLOCK_TEST_EXPECT_REDIS_TLS=1 DLOCK_BRIDGES_COMPOSER
 line=$(tail -1 build/leg-test.log)
 [[ $line =~ ^([0-9]+)\ passed,\ ([0-9]+)\ failed$ ]] || { echo "0 passed, 1 failed"; exit 1; }
 p=${BASH_REMATCH[1]} f=${BASH_REMATCH[2]}
-echo "== randomized fault checker (scripts/torture.sh, one run on ZooKeeper, $TORTURE s)"
-out=$(DLOCK_PACKAGES_PRESENT=1 scripts/torture.sh --seconds "$TORTURE" --seed 1 2>&1)
-echo "$out" | grep -E "^torture: (seed|[0-9]+ operations)"
-if [[ $(echo "$out" | grep "^torture: [0-9]* operations" | tail -1) =~ \ 0\ violations$ ]]; then
-	p=$((p + 1))
-else
-	f=$((f + 1)); echo "$out" | tail -30
-fi
+# the checker: one seed on ZooKeeper, and one on Redis over TLS (rediss://
+# is built here, hiredis 1.x: the 8.2 leg cannot run that seed)
+for args in "" "--redis --tls"; do
+	echo "== randomized fault checker (scripts/runners/torture.sh ${args:+$args }--seed 1, $TORTURE s)"
+	# shellcheck disable=SC2086
+	out=$(DLOCK_PACKAGES_PRESENT=1 scripts/runners/torture.sh --seconds "$TORTURE" --seed 1 $args 2>&1)
+	echo "$out" | grep -E "^torture: (seed|[0-9]+ operations)"
+	if [[ $(echo "$out" | grep "^torture: [0-9]* operations" | tail -1) =~ \ 0\ violations$ ]]; then
+		p=$((p + 1))
+	else
+		f=$((f + 1)); echo "$out" | tail -30
+	fi
+done
 echo "$p passed, $f failed"
 ((f == 0))'
 

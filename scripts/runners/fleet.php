@@ -1,12 +1,12 @@
 <?php
-/* scripts/fleet.php: drives a php-fpm pool the way a busy host does, many
+/* scripts/runners/fleet.php: drives a php-fpm pool the way a busy host does, many
  * requests in flight at once, each speaking FastCGI itself (no cgi-fcgi
  * process a request), and watches the lock server meanwhile. Used by the
  * fleet test (tests/12_fleet) and the fleet rows of the benchmark
- * (bench/fleet.sh).
+ * (bench/fleet.php).
  *
- *   php scripts/fleet.php FPM_PORT SCRIPT REQUESTS CONCURRENCY SERVER_PORT [QUERY]
- *   php scripts/fleet.php --count SERVER_PORT [PID]
+ *   php scripts/runners/fleet.php FPM_PORT SCRIPT REQUESTS CONCURRENCY SERVER_PORT [QUERY]
+ *   php scripts/runners/fleet.php --count SERVER_PORT [PID]
  *       prints the connections to it now (of process PID only, when given)
  *
  * Sends REQUESTS GETs of SCRIPT (an absolute path), CONCURRENCY of them in
@@ -108,12 +108,12 @@ function fleet_percentile(array $v, float $p): float
 }
 
 if (PHP_SAPI === 'cli' && ($argv[1] ?? '') === '--count' && isset($argv[2])) {
-    /* php scripts/fleet.php --count SERVER_PORT [PID] */
+    /* php scripts/runners/fleet.php --count SERVER_PORT [PID] */
     echo fleet_connections((int) $argv[2], (int) ($argv[3] ?? 0))[1], "\n";
     exit(0);
 }
 if (PHP_SAPI !== 'cli' || $argc < 6) {
-    fwrite(STDERR, "usage: php scripts/fleet.php FPM_PORT SCRIPT REQUESTS CONCURRENCY SERVER_PORT [QUERY]\n");
+    fwrite(STDERR, "usage: php scripts/runners/fleet.php FPM_PORT SCRIPT REQUESTS CONCURRENCY SERVER_PORT [QUERY]\n");
     exit(2);
 }
 [$fpmPort, $script, $total, $conc, $serverPort] = [(int) $argv[1], $argv[2], (int) $argv[3], (int) $argv[4], (int) $argv[5]];
