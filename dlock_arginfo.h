@@ -1,5 +1,5 @@
 /* This is a generated file, edit the .stub.php file instead.
- * Stub hash: c721d17182339f39b9efb4d04870b355fab5e67c */
+ * Stub hash: 8669ea3a0b58080006be11327bf7559bf1950631 */
 
 ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_dlock_stats, 0, 0, IS_ARRAY, 0)
 ZEND_END_ARG_INFO()
@@ -57,16 +57,29 @@ ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_DistributedLock_participan
 	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, options, IS_ARRAY, 0, "[]")
 ZEND_END_ARG_INFO()
 
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_DistributedLock_listLocks, 0, 1, IS_ARRAY, 0)
+	ZEND_ARG_TYPE_INFO(0, prefix, IS_STRING, 0)
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, options, IS_ARRAY, 0, "[]")
+ZEND_END_ARG_INFO()
+
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_DistributedLock_forceBreak, 0, 1, IS_LONG, 0)
+	ZEND_ARG_TYPE_INFO(0, path, IS_STRING, 0)
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, options, IS_ARRAY, 0, "[]")
+ZEND_END_ARG_INFO()
+
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_DistributedLock_waitForChange, 0, 2, _IS_BOOL, 1)
+	ZEND_ARG_TYPE_INFO(0, path, IS_STRING, 0)
+	ZEND_ARG_TYPE_INFO(0, timeout, IS_DOUBLE, 0)
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, options, IS_ARRAY, 0, "[]")
+ZEND_END_ARG_INFO()
+
 ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_DistributedLock_onRevocation, 0, 1, IS_VOID, 0)
 	ZEND_ARG_TYPE_INFO(0, listener, IS_CALLABLE, 1)
 ZEND_END_ARG_INFO()
 
 #define arginfo_class_DistributedLock_isRevocationRequested arginfo_class_DistributedLockInterface_tryAcquire
 
-ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_DistributedLock_requestRevocation, 0, 1, IS_LONG, 0)
-	ZEND_ARG_TYPE_INFO(0, path, IS_STRING, 0)
-	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, options, IS_ARRAY, 0, "[]")
-ZEND_END_ARG_INFO()
+#define arginfo_class_DistributedLock_requestRevocation arginfo_class_DistributedLock_forceBreak
 
 #define arginfo_class_DistributedReadWriteLock___construct arginfo_class_DistributedLock___construct
 
@@ -148,6 +161,9 @@ ZEND_METHOD(DistributedLock, getFencingToken);
 ZEND_METHOD(DistributedLock, getPath);
 ZEND_METHOD(DistributedLock, synchronized);
 ZEND_METHOD(DistributedLock, participants);
+ZEND_METHOD(DistributedLock, listLocks);
+ZEND_METHOD(DistributedLock, forceBreak);
+ZEND_METHOD(DistributedLock, waitForChange);
 ZEND_METHOD(DistributedLock, onRevocation);
 ZEND_METHOD(DistributedLock, isRevocationRequested);
 ZEND_METHOD(DistributedLock, requestRevocation);
@@ -202,6 +218,9 @@ static const zend_function_entry class_DistributedLock_methods[] = {
 	ZEND_ME(DistributedLock, getPath, arginfo_class_DistributedLock_getPath, ZEND_ACC_PUBLIC)
 	ZEND_ME(DistributedLock, synchronized, arginfo_class_DistributedLock_synchronized, ZEND_ACC_PUBLIC)
 	ZEND_ME(DistributedLock, participants, arginfo_class_DistributedLock_participants, ZEND_ACC_PUBLIC|ZEND_ACC_STATIC)
+	ZEND_ME(DistributedLock, listLocks, arginfo_class_DistributedLock_listLocks, ZEND_ACC_PUBLIC|ZEND_ACC_STATIC)
+	ZEND_ME(DistributedLock, forceBreak, arginfo_class_DistributedLock_forceBreak, ZEND_ACC_PUBLIC|ZEND_ACC_STATIC)
+	ZEND_ME(DistributedLock, waitForChange, arginfo_class_DistributedLock_waitForChange, ZEND_ACC_PUBLIC|ZEND_ACC_STATIC)
 	ZEND_ME(DistributedLock, onRevocation, arginfo_class_DistributedLock_onRevocation, ZEND_ACC_PUBLIC)
 	ZEND_ME(DistributedLock, isRevocationRequested, arginfo_class_DistributedLock_isRevocationRequested, ZEND_ACC_PUBLIC)
 	ZEND_ME(DistributedLock, requestRevocation, arginfo_class_DistributedLock_requestRevocation, ZEND_ACC_PUBLIC|ZEND_ACC_STATIC)
@@ -290,6 +309,12 @@ static zend_class_entry *register_class_DistributedLock(zend_class_entry *class_
 	zend_add_parameter_attribute(zend_hash_str_find_ptr(&class_entry->function_table, "__construct", sizeof("__construct") - 1), 1, ZSTR_KNOWN(ZEND_STR_SENSITIVEPARAMETER), 0);
 
 	zend_add_parameter_attribute(zend_hash_str_find_ptr(&class_entry->function_table, "participants", sizeof("participants") - 1), 1, ZSTR_KNOWN(ZEND_STR_SENSITIVEPARAMETER), 0);
+
+	zend_add_parameter_attribute(zend_hash_str_find_ptr(&class_entry->function_table, "listlocks", sizeof("listlocks") - 1), 1, ZSTR_KNOWN(ZEND_STR_SENSITIVEPARAMETER), 0);
+
+	zend_add_parameter_attribute(zend_hash_str_find_ptr(&class_entry->function_table, "forcebreak", sizeof("forcebreak") - 1), 1, ZSTR_KNOWN(ZEND_STR_SENSITIVEPARAMETER), 0);
+
+	zend_add_parameter_attribute(zend_hash_str_find_ptr(&class_entry->function_table, "waitforchange", sizeof("waitforchange") - 1), 2, ZSTR_KNOWN(ZEND_STR_SENSITIVEPARAMETER), 0);
 
 	zend_add_parameter_attribute(zend_hash_str_find_ptr(&class_entry->function_table, "requestrevocation", sizeof("requestrevocation") - 1), 1, ZSTR_KNOWN(ZEND_STR_SENSITIVEPARAMETER), 0);
 #endif

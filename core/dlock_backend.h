@@ -169,6 +169,19 @@ typedef struct dlock_backend_ops {
 	 * the acquire does not pay for) fetches the hold's token; NULL: token()
 	 * is known from the acquire */
 	int (*token_fetch)(dlock_handle *h, dlock_err *err);
+	/* optional (NULL: DLOCK_EUNSUPPORTED): the locks whose names start with
+	 * prefix[0..len), see dlock_backend_list_locks */
+	int (*list_locks)(const dlock_target *t, const char *prefix, size_t len,
+	                  const dlock_interrupt *intr, dlock_lock_entry **out, size_t *count,
+	                  dlock_err *err);
+	/* optional (NULL: DLOCK_EUNSUPPORTED): ends the holds of the lock at
+	 * path whoever has them, see dlock_backend_force_break */
+	int (*force_break)(const dlock_target *t, const char *path, size_t len,
+	                   const dlock_interrupt *intr, int *broken, dlock_err *err);
+	/* optional (NULL: not offered): blocks until the queue at path changes,
+	 * see dlock_backend_wait_change */
+	int (*wait_change)(const dlock_target *t, const char *path, size_t len, int64_t timeout_ms,
+	                   const dlock_interrupt *intr, int *changed, dlock_err *err);
 	const char *(*library)(void); /* the client library and its version, e.g. "hiredis 0.14.1" */
 	/* optional: sends the client library's own log to `path` (NULL: back to
 	 * its default); DLOCK_OK or an error with err->msg set. NULL: none */

@@ -524,6 +524,59 @@ int dlock_backend_participants(const dlock_target *t, dlock_kind kind, int max_l
 	return b->participants(t, kind, max_leases, path, len, intr, out, count, err);
 }
 
+int dlock_backend_list_locks(const dlock_target *t, const char *prefix, size_t len,
+                             const dlock_interrupt *intr, dlock_lock_entry **out, size_t *count,
+                             dlock_err *err)
+{
+	const dlock_backend_ops *b = dlock_handle_ops(t->backend);
+
+	*out = NULL;
+	*count = 0;
+	dlock_err_clear(err);
+	if (!b) {
+		return dlock_backend_missing(t->backend, err);
+	}
+	if (!b->list_locks) {
+		return dlock_err_set(err, DLOCK_EUNSUPPORTED, 0, "%s cannot list its locks",
+		                     dlock_backend_names[t->backend].display);
+	}
+	return b->list_locks(t, prefix, len, intr, out, count, err);
+}
+
+int dlock_backend_force_break(const dlock_target *t, const char *path, size_t len,
+                              const dlock_interrupt *intr, int *broken, dlock_err *err)
+{
+	const dlock_backend_ops *b = dlock_handle_ops(t->backend);
+
+	*broken = 0;
+	dlock_err_clear(err);
+	if (!b) {
+		return dlock_backend_missing(t->backend, err);
+	}
+	if (!b->force_break) {
+		return dlock_err_set(err, DLOCK_EUNSUPPORTED, 0, "locks on %s cannot be broken by force",
+		                     dlock_backend_names[t->backend].display);
+	}
+	return b->force_break(t, path, len, intr, broken, err);
+}
+
+int dlock_backend_wait_change(const dlock_target *t, const char *path, size_t len,
+                              int64_t timeout_ms, const dlock_interrupt *intr, int *changed,
+                              dlock_err *err)
+{
+	const dlock_backend_ops *b = dlock_handle_ops(t->backend);
+
+	*changed = -1;
+	dlock_err_clear(err);
+	if (!b) {
+		return dlock_backend_missing(t->backend, err);
+	}
+	if (!b->wait_change) {
+		return DLOCK_OK;
+	}
+	return b->wait_change(t, path, len, timeout_ms, intr, changed, err);
+}
+
 void dlock_backends_shutdown(int final)
 {
 	size_t i;

@@ -207,6 +207,31 @@ dlock_call *dlock_call_watch(dlock_session *s, dlock_watch *w)
 	return call_sent(c, zrc);
 }
 
+static void on_children_watch(int rc, const struct String_vector *strings, const void *data)
+{
+	dlock_call *c = (dlock_call *)data;
+
+	dlock_session_watch_replied(c->s, c->watch, rc);
+	on_children(rc, strings, data);
+}
+
+dlock_call *dlock_call_watch_children(dlock_session *s, dlock_watch *w, const char *path)
+{
+	dlock_call *c = call_new(s);
+	zhandle_t *zh = dlock_session_zh(s);
+	int zrc = ZINVALIDSTATE;
+
+	if (c && zh) {
+		c->watch = w;
+		dlock_session_watch_sent(s, w);
+		zrc = zoo_awget_children(zh, path, dlock_session_watcher, w, on_children_watch, c);
+		if (zrc != ZOK) { /* not sent: no reply will come */
+			dlock_session_watch_replied(s, w, zrc);
+		}
+	}
+	return call_sent(c, zrc);
+}
+
 dlock_call *dlock_call_set(dlock_session *s, const char *path, const char *data, size_t len)
 {
 	dlock_call *c = call_new(s);
