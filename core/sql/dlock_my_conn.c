@@ -153,6 +153,12 @@ static void dlock_my_keepalive(MYSQL *my)
 	/* a program the holder exec()s must not keep the session alive after
 	 * the holder dies (Connector/C leaves the descriptor inheritable) */
 	fcntl(fd, F_SETFD, fcntl(fd, F_GETFD) | FD_CLOEXEC);
+	/* over TLS Connector/C leaves the socket blocking after the handshake,
+	 * so SSL_read() sits in read() for as long as the server is silent and
+	 * no deadline of dlock_my_wait() applies; non-blocking, SSL_read() says
+	 * "want read" and the library suspends to the poll() above, as it does
+	 * without TLS (its cached mode is not consulted on the async path) */
+	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
 }
 
 /* Applies t's TLS parameters (the DSN's ssl-mode, ssl-ca, ...; names and
