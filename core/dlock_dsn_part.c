@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 
 /* Decodes the %XX escapes of a DSN's user or password (what names it, e.g.
@@ -158,6 +159,14 @@ static int dlock_dsn_tls_path(const char *scheme, const char *name, char kind, c
 	                     kind == 'f' ? "directory" : "file");
 }
 
+/* Non-zero when the parameter name=v turns TLS off: PostgreSQL
+ * sslmode=disable, MySQL ssl-mode=DISABLED (any case). */
+static int dlock_dsn_tls_off(const char *name, const char *v)
+{
+	return (strcmp(name, "sslmode") == 0 && strcasecmp(v, "disable") == 0) ||
+	       (strcmp(name, "ssl-mode") == 0 && strcasecmp(v, "DISABLED") == 0);
+}
+
 int dlock_dsn_has(const char *params, const char *key)
 {
 	size_t n = strlen(key);
@@ -186,6 +195,7 @@ int dlock_dsn_query(const char *scheme, dlock_backend_id backend, const char *q,
 	                                                              : dlock_dsn_redis_keys;
 	const char *end = q + len;
 	char *out = NULL, *v = NULL;
+	const char *tls_file = NULL, *off = NULL;
 	size_t used = 0;
 	int rc = DLOCK_EINVAL;
 
@@ -265,6 +275,8 @@ int dlock_dsn_query(const char *scheme, dlock_backend_id backend, const char *q,
 		if (keys[i].file && dlock_dsn_tls_path(scheme, name, keys[i].file, v, err) != DLOCK_OK) {
 			goto fail;
 		}
+		tls_file = keys[i].file ? keys[i].name : tls_file;
+		off = dlock_dsn_tls_off(name, v) ? keys[i].name : off;
 		if (strcmp(name, "host") == 0 || strcmp(name, "socket") == 0) {
 			if (v[0] != '/' || *host) {
 				dlock_err_set(err, DLOCK_EINVAL, 0,
@@ -302,6 +314,15 @@ int dlock_dsn_query(const char *scheme, dlock_backend_id backend, const char *q,
 		free(v);
 		v = NULL;
 		q = amp ? amp + 1 : end;
+	}
+	if (tls_file && off) {
+		/* a CA or certificate named next to "no TLS": the DSN contradicts
+		 * itself, and going on would send the lock's traffic in clear text */
+		dlock_err_set(err, DLOCK_EINVAL, 0,
+		              "%s DSN both asks for TLS (parameter \"%s\") and turns it off (\"%s\"); "
+		              "drop one of them",
+		              scheme, tls_file, off);
+		goto fail;
 	}
 	*params = out;
 	return DLOCK_OK;
