@@ -229,6 +229,14 @@ int dlock_dsn_query(const char *scheme, dlock_backend_id backend, const char *q,
 			              scheme);
 			goto fail;
 		}
+		if (strspn(q, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_-0123456789.") < nlen) {
+			/* not echoed: it may be anything, a %-escape included */
+			dlock_err_set(err, DLOCK_EINVAL, 0,
+			              "%s DSN parameter names are letters, digits, \"_\", \"-\" and \".\" "
+			              "(no %%-escapes): one is not, and none such is supported",
+			              scheme);
+			goto fail;
+		}
 		if (!keys[i].name ||
 		    strspn(q, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_-") < nlen) {
 			dlock_err_set(err, DLOCK_EINVAL, 0,
