@@ -327,6 +327,14 @@ int dlock_my_open(const dlock_target *t, const char *where, int64_t deadline,
 		}
 		goto fail;
 	}
+	if (!q.cret && limit >= 0 && dlock_now_ms() >= limit) {
+		/* the library's own timeout (MYSQL_OPT_CONNECT_TIMEOUT, the socket's
+		 * SO_RCVTIMEO in a TLS handshake) ended it at the deadline: the
+		 * same failure as when dlock's wait ends it */
+		rc = dlock_err_set(err, DLOCK_ECONNECT, 0, "cannot connect to %s: no answer in %lld ms",
+		                   where, (long long)(limit - now));
+		goto fail;
+	}
 	if (!q.cret) {
 		e = mysql_errno(my);
 		if (e == ER_ACCESS_DENIED_ERROR || e == ER_DBACCESS_DENIED_ERROR) {
