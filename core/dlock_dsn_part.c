@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
 
 /* Decodes the %XX escapes of a DSN's user or password (what names it, e.g.
  * "password") s[0..len) into *out, a new string. A "%" not followed by two
@@ -78,46 +80,47 @@ int dlock_dsn_number(const char *s, size_t len, long *out)
 typedef struct dlock_dsn_key {
 	const char *name;    /* as stored in dlock_target.params (MySQL: also with "_") */
 	const char *choices; /* "|"-separated allowed values (case-insensitive), or NULL */
+	char file;           /* 'f': a TLS file, 'd': a TLS directory, 0: neither */
 } dlock_dsn_key;
 
 /* libpq's keywords for TLS (the values libpq takes; files are read by libpq
  * when connecting), and the socket directory "host" with its "port". */
 static const dlock_dsn_key dlock_dsn_pg_keys[] = {
-    {"sslmode", "disable|allow|prefer|require|verify-ca|verify-full"},
-    {"sslrootcert", NULL},
-    {"sslcert", NULL},
-    {"sslkey", NULL},
-    {"sslcrl", NULL},
-    {"sslcrldir", NULL},
-    {"sslsni", "0|1"},
-    {"ssl_min_protocol_version", "TLSv1|TLSv1.1|TLSv1.2|TLSv1.3"},
-    {"ssl_max_protocol_version", "TLSv1|TLSv1.1|TLSv1.2|TLSv1.3"},
-    {"channel_binding", "disable|prefer|require"},
-    {"host", NULL},
-    {"port", NULL},
-    {NULL, NULL}};
+    {"sslmode", "disable|allow|prefer|require|verify-ca|verify-full", 0},
+    {"sslrootcert", NULL, 'f'},
+    {"sslcert", NULL, 'f'},
+    {"sslkey", NULL, 'f'},
+    {"sslcrl", NULL, 'f'},
+    {"sslcrldir", NULL, 'd'},
+    {"sslsni", "0|1", 0},
+    {"ssl_min_protocol_version", "TLSv1|TLSv1.1|TLSv1.2|TLSv1.3", 0},
+    {"ssl_max_protocol_version", "TLSv1|TLSv1.1|TLSv1.2|TLSv1.3", 0},
+    {"channel_binding", "disable|prefer|require", 0},
+    {"host", NULL, 0},
+    {"port", NULL, 0},
+    {NULL, NULL, 0}};
 
 /* The MySQL client's option names (mysql --ssl-mode=...), mapped by the
  * driver onto Connector/C's MYSQL_OPT_SSL_* options, and the socket file. */
 static const dlock_dsn_key dlock_dsn_my_keys[] = {
-    {"ssl-mode", "DISABLED|PREFERRED|REQUIRED|VERIFY_CA|VERIFY_IDENTITY"},
-    {"ssl-ca", NULL},
-    {"ssl-capath", NULL},
-    {"ssl-cert", NULL},
-    {"ssl-key", NULL},
-    {"ssl-cipher", NULL},
-    {"ssl-crl", NULL},
-    {"ssl-crlpath", NULL},
-    {"tls-version", "TLSv1.2|TLSv1.3|TLSv1.2,TLSv1.3|TLSv1.3,TLSv1.2"},
-    {"socket", NULL},
-    {NULL, NULL}};
+    {"ssl-mode", "DISABLED|PREFERRED|REQUIRED|VERIFY_CA|VERIFY_IDENTITY", 0},
+    {"ssl-ca", NULL, 'f'},
+    {"ssl-capath", NULL, 'd'},
+    {"ssl-cert", NULL, 'f'},
+    {"ssl-key", NULL, 'f'},
+    {"ssl-cipher", NULL, 0},
+    {"ssl-crl", NULL, 'f'},
+    {"ssl-crlpath", NULL, 'd'},
+    {"tls-version", "TLSv1.2|TLSv1.3|TLSv1.2,TLSv1.3|TLSv1.3,TLSv1.2", 0},
+    {"socket", NULL, 0},
+    {NULL, NULL, 0}};
 
 /* A rediss:// DSN's TLS knobs, named as redis-cli names them (--cacert,
  * --cacertdir, --cert, --key, --sni), and "verify": "full" (the default:
  * chain and name checked) or "off" (nothing checked; loud). */
 static const dlock_dsn_key dlock_dsn_redis_keys[] = {
-    {"cacert", NULL}, {"cacertdir", NULL},    {"cert", NULL}, {"key", NULL},
-    {"sni", NULL},    {"verify", "full|off"}, {NULL, NULL}};
+    {"cacert", NULL, 'f'}, {"cacertdir", NULL, 'd'},  {"cert", NULL, 'f'}, {"key", NULL, 'f'},
+    {"sni", NULL, 0},      {"verify", "full|off", 0}, {NULL, NULL, 0}};
 
 /* Non-zero when v is one of choices ("a|b|c", case-insensitive). */
 static int dlock_dsn_choice(const char *choices, const char *v)
@@ -133,6 +136,35 @@ static int dlock_dsn_choice(const char *choices, const char *v)
 		choices += m + (choices[m] == '|');
 	}
 	return 0;
+}
+
+/* Checks the TLS file or directory parameter name = path (kind 'f' or 'd')
+ * before the client library open()s it while connecting: a FIFO there
+ * blocks that open() for ever, past every timeout. A path that does not
+ * exist is left to the library (it fails at once; libpq also takes
+ * "system" and engine key names). Returns DLOCK_OK or DLOCK_EINVAL naming
+ * the parameter, never its value. */
+static int dlock_dsn_tls_path(const char *scheme, const char *name, char kind, const char *path,
+                              dlock_err *err)
+{
+	struct stat st;
+
+	if (stat(path, &st) != 0 || (kind == 'f' ? S_ISREG(st.st_mode) : S_ISDIR(st.st_mode))) {
+		return DLOCK_OK;
+	}
+	return dlock_err_set(err, DLOCK_EINVAL, 0,
+	                     "%s DSN parameter \"%s\" must name a %s (a FIFO, device or %s there "
+	                     "would block or break the TLS handshake)",
+	                     scheme, name, kind == 'f' ? "regular file" : "directory",
+	                     kind == 'f' ? "directory" : "file");
+}
+
+/* Non-zero when the parameter name=v turns TLS off: PostgreSQL
+ * sslmode=disable, MySQL ssl-mode=DISABLED (any case). */
+static int dlock_dsn_tls_off(const char *name, const char *v)
+{
+	return (strcmp(name, "sslmode") == 0 && strcasecmp(v, "disable") == 0) ||
+	       (strcmp(name, "ssl-mode") == 0 && strcasecmp(v, "DISABLED") == 0);
 }
 
 int dlock_dsn_has(const char *params, const char *key)
@@ -163,6 +195,7 @@ int dlock_dsn_query(const char *scheme, dlock_backend_id backend, const char *q,
 	                                                              : dlock_dsn_redis_keys;
 	const char *end = q + len;
 	char *out = NULL, *v = NULL;
+	const char *tls_file = NULL, *off = NULL;
 	size_t used = 0;
 	int rc = DLOCK_EINVAL;
 
@@ -193,6 +226,14 @@ int dlock_dsn_query(const char *scheme, dlock_backend_id backend, const char *q,
 			dlock_err_set(err, DLOCK_EINVAL, 0,
 			              "%s DSN parameter \"connect_timeout\" is not taken from the DSN: use "
 			              "the connect_timeout option",
+			              scheme);
+			goto fail;
+		}
+		if (strspn(q, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_-0123456789.") < nlen) {
+			/* not echoed: it may be anything, a %-escape included */
+			dlock_err_set(err, DLOCK_EINVAL, 0,
+			              "%s DSN parameter names are letters, digits, \"_\", \"-\" and \".\" "
+			              "(no %%-escapes): one is not, and none such is supported",
 			              scheme);
 			goto fail;
 		}
@@ -239,6 +280,11 @@ int dlock_dsn_query(const char *scheme, dlock_backend_id backend, const char *q,
 			              name, keys[i].choices);
 			goto fail;
 		}
+		if (keys[i].file && dlock_dsn_tls_path(scheme, name, keys[i].file, v, err) != DLOCK_OK) {
+			goto fail;
+		}
+		tls_file = keys[i].file ? keys[i].name : tls_file;
+		off = dlock_dsn_tls_off(name, v) ? keys[i].name : off;
 		if (strcmp(name, "host") == 0 || strcmp(name, "socket") == 0) {
 			if (v[0] != '/' || *host) {
 				dlock_err_set(err, DLOCK_EINVAL, 0,
@@ -276,6 +322,15 @@ int dlock_dsn_query(const char *scheme, dlock_backend_id backend, const char *q,
 		free(v);
 		v = NULL;
 		q = amp ? amp + 1 : end;
+	}
+	if (tls_file && off) {
+		/* a CA or certificate named next to "no TLS": the DSN contradicts
+		 * itself, and going on would send the lock's traffic in clear text */
+		dlock_err_set(err, DLOCK_EINVAL, 0,
+		              "%s DSN both asks for TLS (parameter \"%s\") and turns it off (\"%s\"); "
+		              "drop one of them",
+		              scheme, tls_file, off);
+		goto fail;
 	}
 	*params = out;
 	return DLOCK_OK;

@@ -30,6 +30,7 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/socket.h>
+#include <sys/time.h>
 #include <unistd.h>
 
 int dlock_my_library_init(dlock_err *err)
@@ -124,6 +125,27 @@ static int dlock_my_cont(MYSQL *my, dlock_my_query *q, int ready)
 	}
 }
 
+/* Bounds a blocking read or write on my's socket by deadline (at least
+ * 1 ms): Connector/C runs the TLS handshake of a connect on the blocking
+ * socket, where OpenSSL's read() would wait for ever on a server that sent
+ * its greeting and then went silent; with SO_RCVTIMEO that read fails, and
+ * the connect with it, by the deadline. */
+static void dlock_my_io_bound(MYSQL *my, int64_t deadline)
+{
+	int fd = (int)mysql_get_socket(my);
+	int64_t left = deadline - dlock_now_ms();
+	struct timeval tv;
+
+	if (fd < 0) {
+		return;
+	}
+	left = left < 1 ? 1 : left;
+	tv.tv_sec = (time_t)(left / 1000);
+	tv.tv_usec = (suseconds_t)((left % 1000) * 1000);
+	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
+}
+
 /* Drives q's operation until it finishes (DLOCK_OK) or the wait gives up
  * (DLOCK_EINTR, DLOCK_ETIMEDOUT: still suspended). */
 static int dlock_my_pump(MYSQL *my, dlock_my_query *q, int64_t deadline,
@@ -134,6 +156,9 @@ static int dlock_my_pump(MYSQL *my, dlock_my_query *q, int64_t deadline,
 
 		if (ready < 0) {
 			return -ready;
+		}
+		if (q->op == DLOCK_MY_CONNECT && deadline >= 0) {
+			dlock_my_io_bound(my, deadline);
 		}
 		q->status = dlock_my_cont(my, q, ready);
 	}
@@ -153,6 +178,12 @@ static void dlock_my_keepalive(MYSQL *my)
 	/* a program the holder exec()s must not keep the session alive after
 	 * the holder dies (Connector/C leaves the descriptor inheritable) */
 	fcntl(fd, F_SETFD, fcntl(fd, F_GETFD) | FD_CLOEXEC);
+	/* over TLS Connector/C leaves the socket blocking after the handshake,
+	 * so SSL_read() sits in read() for as long as the server is silent and
+	 * no deadline of dlock_my_wait() applies; non-blocking, SSL_read() says
+	 * "want read" and the library suspends to the poll() above, as it does
+	 * without TLS (its cached mode is not consulted on the async path) */
+	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
 }
 
 /* Applies t's TLS parameters (the DSN's ssl-mode, ssl-ca, ...; names and
@@ -255,6 +286,15 @@ int dlock_my_open(const dlock_target *t, const char *where, int64_t deadline,
 	if ((rc = dlock_my_tls(my, t, &tls, err)) != DLOCK_OK) {
 		goto fail;
 	}
+	if (limit >= 0) {
+		/* the TLS handshake runs on the blocking socket and waits for the
+		 * server with poll() for this long (whole seconds; none when unset):
+		 * dlock_my_io_bound() cuts each read short, this ends the retries */
+		unsigned int secs = (unsigned int)((limit - now + 999) / 1000);
+
+		secs = secs < 1 ? 1 : secs;
+		mysql_options(my, MYSQL_OPT_CONNECT_TIMEOUT, &secs);
+	}
 	memset(&q, 0, sizeof(q));
 	q.op = DLOCK_MY_CONNECT;
 	q.status = mysql_real_connect_start(
@@ -285,6 +325,14 @@ int dlock_my_open(const dlock_target *t, const char *where, int64_t deadline,
 			rc = dlock_err_set(err, DLOCK_ECONNECT, 0, "cannot connect to %s: no answer in %lld ms",
 			                   where, (long long)(limit - now));
 		}
+		goto fail;
+	}
+	if (!q.cret && limit >= 0 && dlock_now_ms() >= limit) {
+		/* the library's own timeout (MYSQL_OPT_CONNECT_TIMEOUT, the socket's
+		 * SO_RCVTIMEO in a TLS handshake) ended it at the deadline: the
+		 * same failure as when dlock's wait ends it */
+		rc = dlock_err_set(err, DLOCK_ECONNECT, 0, "cannot connect to %s: no answer in %lld ms",
+		                   where, (long long)(limit - now));
 		goto fail;
 	}
 	if (!q.cret) {

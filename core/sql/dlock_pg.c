@@ -122,7 +122,7 @@ static int dlock_pg_lock_once(dlock_sql_conn *c, const char *name, size_t len, i
 		        "WITH l AS (SELECT pg_try_advisory_lock%s("
 		        "%s"
 		        ") AS ok) "
-		        "INSERT INTO " DLOCK_SQL_TOKEN_TABLE " AS t (name, token) "
+		        "INSERT INTO " DLOCK_PG_TOKEN_TABLE " AS t (name, token) "
 		        "SELECT decode('%s', 'hex'), 1 FROM l WHERE l.ok "
 		        "ON CONFLICT (name) DO UPDATE SET token = t.token + 1 "
 		        "RETURNING t.token, pg_backend_pid()",
@@ -135,7 +135,7 @@ static int dlock_pg_lock_once(dlock_sql_conn *c, const char *name, size_t len, i
 		        "WITH l AS (SELECT pg_advisory_lock%s("
 		        "%s"
 		        ")) "
-		        "INSERT INTO " DLOCK_SQL_TOKEN_TABLE " AS t (name, token) "
+		        "INSERT INTO " DLOCK_PG_TOKEN_TABLE " AS t (name, token) "
 		        "SELECT decode('%s', 'hex'), 1 FROM l "
 		        "ON CONFLICT (name) DO UPDATE SET token = t.token + 1 "
 		        "RETURNING t.token, pg_backend_pid()",
@@ -244,7 +244,7 @@ static int dlock_pg_token(dlock_sql_conn *c, const char *name, size_t len, const
 		return dlock_err_set(err, DLOCK_ENOMEM, 0, "out of memory");
 	}
 	sprintf(sql,
-	        "INSERT INTO " DLOCK_SQL_TOKEN_TABLE " AS t (name, token) "
+	        "INSERT INTO " DLOCK_PG_TOKEN_TABLE " AS t (name, token) "
 	        "SELECT decode('%s', 'hex'), 1 WHERE pg_backend_pid() = %lld "
 	        "ON CONFLICT (name) DO UPDATE SET token = t.token + 1 RETURNING t.token",
 	        h, (long long)c->pid);
@@ -364,7 +364,7 @@ static int dlock_pg_participants(dlock_sql_conn *c, const char *name, size_t len
 	 * waiter began to wait (14+; a grant's time is not recorded) */
 	sprintf(sql,
 	        "SELECT l.pid, l.mode = 'ExclusiveLock', l.granted, (SELECT token "
-	        "FROM " DLOCK_SQL_TOKEN_TABLE
+	        "FROM " DLOCK_PG_TOKEN_TABLE
 	        " WHERE name = decode('%s', 'hex')), coalesce(host(a.client_addr) || ':' || "
 	        "a.client_port, 'local') || ' ' || coalesce(a.application_name, ''), %s "
 	        "FROM pg_locks l LEFT JOIN pg_stat_activity a ON a.pid = l.pid WHERE " PG_LOCKS_OF(

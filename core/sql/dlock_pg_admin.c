@@ -59,7 +59,7 @@ int dlock_pg_admin_list(dlock_sql_conn *c, const char *prefix, size_t len, int64
 	}
 	sprintf(sql,
 	        "WITH a AS (" PG_ADVISORY "), t AS (SELECT name, " PG_KEY_OF(
-	            "name") " AS k FROM " DLOCK_SQL_TOKEN_TABLE " WHERE substring(name from 1 for "
+	            "name") " AS k FROM " DLOCK_PG_TOKEN_TABLE " WHERE substring(name from 1 for "
 	                    "%zu) = decode('%s', 'hex')) "
 	                    "SELECT encode(t.name, 'hex'), a.c, a.sh FROM t JOIN a ON a.k = t.k "
 	                    "ORDER BY t.name",

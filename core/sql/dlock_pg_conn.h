@@ -10,6 +10,12 @@
 
 #include "dlock_sql_driver.h"
 
+/* The token table, schema-qualified: an unqualified name resolves through
+ * each role's search_path ("$user", public; ALTER ROLE ... SET search_path;
+ * PGOPTIONS), and two roles reaching two tables would count one lock's
+ * tokens twice (1, 2, then 1 again). */
+#define DLOCK_PG_TOKEN_TABLE "public." DLOCK_SQL_TOKEN_TABLE
+
 struct dlock_sql_conn {
 	PGconn *pg;
 	int64_t pid;          /* pg_backend_pid() of the session */

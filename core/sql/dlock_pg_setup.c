@@ -120,10 +120,12 @@ static int dlock_pg_probe(dlock_sql_conn *c, int64_t deadline, dlock_err *err)
 	"PREPARE dl_pid AS SELECT pg_backend_pid();"
 
 /* What the setup asks last: the session's pid, whether the token table
- * exists, whether the server is a standby, the client port it sees. */
+ * exists, whether the server is a standby, the client port it sees, whether
+ * this role may create a table in schema public. */
 #define DLOCK_PG_ASK                                                                               \
-	"SELECT pg_backend_pid(), to_regclass('" DLOCK_SQL_TOKEN_TABLE "') IS NOT NULL, "              \
-	"pg_is_in_recovery(), inet_client_port()"
+	"SELECT pg_backend_pid(), to_regclass('" DLOCK_PG_TOKEN_TABLE "') IS NOT NULL, "               \
+	"pg_is_in_recovery(), inet_client_port(), COALESCE((SELECT has_schema_privilege(oid, "         \
+	"'CREATE') FROM pg_namespace WHERE nspname = 'public'), false)"
 
 /* Sets a new session up: settings, statements, the token table; refuses a
  * hot standby and a transaction-mode pooler. */
@@ -140,7 +142,7 @@ static int dlock_pg_setup(dlock_sql_conn *c, int64_t deadline, dlock_err *err)
 	if (rc != DLOCK_OK) {
 		return rc;
 	}
-	if (PQntuples(r) != 1 || PQnfields(r) != 4) {
+	if (PQntuples(r) != 1 || PQnfields(r) != 5) {
 		PQclear(r);
 		return dlock_err_set(err, DLOCK_ESERVER, 0, "%s: unexpected answer", c->where);
 	}
@@ -157,12 +159,23 @@ static int dlock_pg_setup(dlock_sql_conn *c, int64_t deadline, dlock_err *err)
 		    c->where);
 	}
 	port = PQgetisnull(r, 0, 3) ? -2 : atoi(PQgetvalue(r, 0, 3));
+	if (PQgetvalue(r, 0, 1)[0] != 't' && PQgetvalue(r, 0, 4)[0] != 't') {
+		/* PostgreSQL 15 and later give CREATE on public to the database
+		 * owner only: say what the owner must do, not "permission denied" */
+		PQclear(r);
+		return dlock_err_set(err, DLOCK_ESERVER, 0,
+		                     "%s: no table " DLOCK_PG_TOKEN_TABLE
+		                     " and no CREATE on schema public: its "
+		                     "owner must create it (docs/sql.md) and GRANT SELECT, INSERT, UPDATE "
+		                     "ON " DLOCK_PG_TOKEN_TABLE " TO this role",
+		                     c->where);
+	}
 	if (PQgetvalue(r, 0, 1)[0] != 't') {
 		PQclear(r);
 		r = NULL;
 		/* two first connections may race: "already exists" is fine */
 		rc = dlock_pg_query(c,
-		                    "CREATE TABLE IF NOT EXISTS " DLOCK_SQL_TOKEN_TABLE
+		                    "CREATE TABLE IF NOT EXISTS " DLOCK_PG_TOKEN_TABLE
 		                    " (name bytea PRIMARY KEY, token bigint NOT NULL)",
 		                    deadline, &r, err);
 		if (rc == DLOCK_ESERVER && err &&

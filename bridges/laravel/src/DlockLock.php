@@ -48,10 +48,13 @@ class DlockLock extends Lock
 
     private string $slot;
 
+    /** The key of the options' hash in slots (random, per process). */
+    private static ?string $slotKey = null;
+
     private string $path;
 
-    /** @var array<string, mixed> the dlock options given (for participants()) */
-    private array $options;
+    /** the dlock options, kept out of dumps (SecretOptions) */
+    private SecretOptions $options;
 
     /** Where the owner is recorded on backends that store no data, or null. */
     private ?Store $ownerStore;
@@ -64,14 +67,18 @@ class DlockLock extends Lock
      * @param string               $prefix     path under which lock names live
      * @param Store|null           $ownerStore cache store that records owners on Redis and SQL
      */
-    public function __construct($name, $seconds, $owner = null, array $options = [], string $prefix = '/dlock/laravel',
+    public function __construct($name, $seconds, $owner = null, #[\SensitiveParameter] array $options = [], string $prefix = '/dlock/laravel',
         ?Store $ownerStore = null)
     {
         parent::__construct($name, $seconds, $owner);
         $this->owner = (string) $this->owner;
-        $this->options = $options;
+        $this->options = new SecretOptions($options);
         $this->path = self::pathOf($prefix, (string) $name);
-        $this->slot = $this->path . "\0" . serialize($options);
+        // the slot names the options without holding them: a keyed hash (the
+        // key is random per process), not serialize($options), which would
+        // keep the DSN's password in a property var_export() shows
+        self::$slotKey ??= random_bytes(32);
+        $this->slot = $this->path . "\0" . hash_hmac('sha256', serialize($options), self::$slotKey);
         $this->ownerStore = self::storesData($options) ? null : $ownerStore;
         self::expire();
     }
@@ -200,7 +207,7 @@ class DlockLock extends Lock
                 return (string) $owner;
             }
         }
-        foreach (\DistributedLock::participants($this->path, $this->options) as $p) {
+        foreach (\DistributedLock::participants($this->path, $this->options->get()) as $p) {
             if ($p['holder']) {
                 if ($this->ownerStore === null) {
                     return $p['data'];
@@ -277,11 +284,11 @@ class DlockLock extends Lock
 
     private function newLock(): \DistributedLock
     {
-        $options = ['data' => $this->owner, 'reentrant' => false] + $this->options;
-        if (!self::storesData($this->options)) {
+        $options = ['data' => $this->owner, 'reentrant' => false] + $this->options->get();
+        if (!self::storesData($this->options->get())) {
             unset($options['data']); // accepted but not stored: the owner is recorded in the cache store
         }
-        if ($this->seconds > 0 && self::isRedis($this->options)) {
+        if ($this->seconds > 0 && self::isRedis($this->options->get())) {
             // a renewed lease of at most a third of the seconds (and at most
             // the lease the options give), so the watchdog checks the key
             // every lease/3 and a lost key is noticed long before the
@@ -289,9 +296,9 @@ class DlockLock extends Lock
             // the options' own), so a hung process's lock ends in the server
             // at most one lease later. Past dlock's longest max_hold (one
             // year) there is no cap: the process gives it back at its seconds.
-            $lease = max(0.1, min((float) ($this->options['lease'] ?? ini_get('dlock.lease')), $this->seconds / 3));
+            $lease = max(0.1, min((float) ($this->options->get()['lease'] ?? ini_get('dlock.lease')), $this->seconds / 3));
             $maxHold = $this->seconds <= self::MAX_HOLD_LIMIT ? (float) $this->seconds : 0.0;
-            $given = (float) ($this->options['max_hold'] ?? ini_get('dlock.max_hold'));
+            $given = (float) ($this->options->get()['max_hold'] ?? ini_get('dlock.max_hold'));
             if ($given > 0 && ($maxHold === 0.0 || $given < $maxHold)) {
                 $maxHold = $given;
             }
@@ -309,7 +316,7 @@ class DlockLock extends Lock
         ];
         if ($this->ownerStore !== null) {
             // our hold's node (one round trip): what getCurrentOwner() matches
-            foreach (\DistributedLock::participants($this->path, $this->options) as $p) {
+            foreach (\DistributedLock::participants($this->path, $this->options->get()) as $p) {
                 if ($p['holder']) {
                     self::$holds[$this->slot][$this->owner]['node'] = $p['node'];
                     $record = ['owner' => $this->owner, 'node' => $p['node']];
@@ -408,7 +415,7 @@ class DlockLock extends Lock
     }
 
     /** The lower-case scheme of the DSN the options select ('' for ZooKeeper through "hosts"). */
-    private static function scheme(array $options): string
+    private static function scheme(#[\SensitiveParameter] array $options): string
     {
         $dsn = self::dsn($options);
         $end = strpos($dsn, '://');
@@ -416,7 +423,7 @@ class DlockLock extends Lock
     }
 
     /** The DSN the options select ('' for ZooKeeper through "hosts"). */
-    private static function dsn(array $options): string
+    private static function dsn(#[\SensitiveParameter] array $options): string
     {
         if (isset($options['dsn'])) {
             return (string) $options['dsn'];
@@ -424,7 +431,7 @@ class DlockLock extends Lock
         return isset($options['hosts']) ? '' : (string) ini_get('dlock.dsn');
     }
 
-    private static function isRedis(array $options): bool
+    private static function isRedis(#[\SensitiveParameter] array $options): bool
     {
         // dlock reads the scheme case-insensitively (REDIS:// is Redis too); rediss:// is Redis
         // over TLS, unix:///path.sock Redis over a Unix socket
@@ -432,7 +439,7 @@ class DlockLock extends Lock
     }
 
     /** Whether the backend stores a hold's data (ZooKeeper only). */
-    private static function storesData(array $options): bool
+    private static function storesData(#[\SensitiveParameter] array $options): bool
     {
         return self::dsn($options) === '' || self::scheme($options) === 'zookeeper';
     }

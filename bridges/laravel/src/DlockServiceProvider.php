@@ -29,7 +29,7 @@ class DlockServiceProvider extends ServiceProvider
     public function register()
     {
         $this->callAfterResolving('cache', function ($cache): void {
-            $cache->extend('dlock', function ($app, array $config) {
+            $cache->extend('dlock', function ($app, #[\SensitiveParameter] array $config) {
                 $inner = $config['store'] ?? 'array';
                 if ($inner === ($config['name'] ?? null)) {
                     // Laravel 11+ fills "store" with the store's own name when the

@@ -16,8 +16,8 @@ class DlockStore implements Store, LockProvider
 {
     private Store $store;
 
-    /** @var array<string, mixed> */
-    private array $options;
+    /** the dlock options, kept out of dumps (SecretOptions) */
+    private SecretOptions $options;
 
     private string $prefix;
 
@@ -26,7 +26,7 @@ class DlockStore implements Store, LockProvider
      * @param array<string, mixed> $options dlock options for the locks (hosts, session_timeout, auth, ...)
      * @param string               $prefix  ZooKeeper path under which lock names live
      */
-    public function __construct(Store $store, array $options = [], string $prefix = '/dlock/laravel')
+    public function __construct(Store $store, #[\SensitiveParameter] array $options = [], string $prefix = '/dlock/laravel')
     {
         if (!str_starts_with($prefix, '/') || str_ends_with($prefix, '/')) {
             throw new \InvalidArgumentException('dlock: the lock prefix must be an absolute ZooKeeper path without a trailing "/"');
@@ -37,7 +37,7 @@ class DlockStore implements Store, LockProvider
             throw new \InvalidArgumentException('dlock: the lock prefix must be at most 900 bytes');
         }
         $this->store = $store;
-        $this->options = $options;
+        $this->options = new SecretOptions($options);
         $this->prefix = $prefix;
     }
 
@@ -49,7 +49,7 @@ class DlockStore implements Store, LockProvider
 
     public function lock($name, $seconds = 0, $owner = null)
     {
-        return new DlockLock($name, $seconds, $owner, $this->options, $this->prefix, $this->store);
+        return new DlockLock($name, $seconds, $owner, $this->options->get(), $this->prefix, $this->store);
     }
 
     /**

@@ -51,8 +51,8 @@ class DlockSemaphoreStore implements PersistingStoreInterface
 
     private static int $ids = 0;
 
-    /** @var array<string, mixed> */
-    private array $options;
+    /** the dlock options, kept out of dumps (SecretOptions) */
+    private SecretOptions $options;
 
     private string $prefix;
 
@@ -60,7 +60,7 @@ class DlockSemaphoreStore implements PersistingStoreInterface
      * @param array<string, mixed> $options what dlock's lock constructors take, plus
      *        "prefix": the path under which resources live
      */
-    public function __construct(array $options = [])
+    public function __construct(#[\SensitiveParameter] array $options = [])
     {
         $prefix = $options['prefix'] ?? '/dlock/semaphore';
         unset($options['prefix']);
@@ -69,7 +69,7 @@ class DlockSemaphoreStore implements PersistingStoreInterface
         }
         new \DistributedSemaphore($prefix . '/probe', 1, $options); // checks the options, no network
         $this->prefix = $prefix;
-        $this->options = $options;
+        $this->options = new SecretOptions($options);
     }
 
     /**
@@ -102,7 +102,7 @@ class DlockSemaphoreStore implements PersistingStoreInterface
             for ($i = 0; $i < $key->getWeight(); $i++) {
                 // in $taken before it is taken: whatever ends save() early
                 // (also a throwing pcntl signal handler) gives it back below
-                $taken[] = $lease = new \DistributedSemaphore($this->pathOf((string) $key), $key->getLimit(), $this->options);
+                $taken[] = $lease = new \DistributedSemaphore($this->pathOf((string) $key), $key->getLimit(), $this->options->get());
                 if (!$lease->tryAcquire()) {
                     throw new SemaphoreAcquiringException($key, 'the semaphore is full');
                 }

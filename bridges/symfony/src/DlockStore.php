@@ -64,8 +64,8 @@ class DlockStore implements BlockingStoreInterface, BlockingSharedLockStoreInter
      */
     private static array $kept = [];
 
-    /** @var array<string, mixed> options for \DistributedReadWriteLock */
-    private array $options;
+    /** the dlock options, kept out of dumps (SecretOptions) */
+    private SecretOptions $options;
 
     private string $prefix;
 
@@ -76,7 +76,7 @@ class DlockStore implements BlockingStoreInterface, BlockingSharedLockStoreInter
      *        Invalid options are a \ValueError or \TypeError here, before any
      *        network traffic.
      */
-    public function __construct(array $options = [])
+    public function __construct(#[\SensitiveParameter] array $options = [])
     {
         $prefix = $options['prefix'] ?? self::DEFAULT_PREFIX;
         unset($options['prefix']);
@@ -84,7 +84,7 @@ class DlockStore implements BlockingStoreInterface, BlockingSharedLockStoreInter
             throw new InvalidArgumentException('DlockStore: "prefix" must be an absolute path without a trailing "/", at most 900 bytes.');
         }
         $this->prefix = $prefix;
-        $this->options = $options;
+        $this->options = new SecretOptions($options);
         $this->id = ++self::$lastId;
         // dlock validates the path and every option in the constructor, without
         // connecting: a bad option fails here rather than at the first save()
@@ -245,7 +245,7 @@ class DlockStore implements BlockingStoreInterface, BlockingSharedLockStoreInter
             [$rw, $mode] = $state;
         } else {
             try {
-                $rw = new \DistributedReadWriteLock($this->pathOf((string) $key), $this->options);
+                $rw = new \DistributedReadWriteLock($this->pathOf((string) $key), $this->options->get());
             } catch (\ValueError $e) {
                 throw new InvalidArgumentException(sprintf('DlockStore: cannot lock "%s": %s', $key, $e->getMessage()), 0, $e);
             }
@@ -344,7 +344,7 @@ class DlockStore implements BlockingStoreInterface, BlockingSharedLockStoreInter
     {
         if (!$blocking) {
             try {
-                $others = \count(\DistributedReadWriteLock::participants($rw->getPath(), $this->options)) - 1;
+                $others = \count(\DistributedReadWriteLock::participants($rw->getPath(), $this->options->get())) - 1;
             } catch (\DistributedLockException $e) {
                 throw new LockAcquiringException(sprintf('Failed to promote the "%s" lock: %s', $key, $e->getMessage()), 0, $e);
             }
@@ -376,7 +376,7 @@ class DlockStore implements BlockingStoreInterface, BlockingSharedLockStoreInter
         // blocking read beside this session's write lock at once, queued
         // writer or not
         try {
-            $queued = array_filter(\DistributedReadWriteLock::participants($rw->getPath(), $this->options),
+            $queued = array_filter(\DistributedReadWriteLock::participants($rw->getPath(), $this->options->get()),
                 fn (array $p): bool => $p['type'] === 'write' && !$p['holder']);
         } catch (\DistributedLockException $e) {
             throw new LockAcquiringException(sprintf('Failed to demote the "%s" lock: %s', $key, $e->getMessage()), 0, $e);

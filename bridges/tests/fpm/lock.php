@@ -7,6 +7,7 @@
 declare(strict_types=1);
 
 require_once 'Illuminate/Cache/autoload.php';
+require_once __DIR__ . '/../../laravel/src/SecretOptions.php';
 require_once __DIR__ . '/../../laravel/src/DlockLock.php';
 require_once __DIR__ . '/../../laravel/src/DlockStore.php';
 
