@@ -18,7 +18,8 @@
  * whose current hold was revoked, once per hold. The holder decides when to
  * release: nothing here releases. A listener's exception propagates from the
  * safe point as a pcntl handler's does; while an exception is pending the
- * delivery waits for the next safe point. Fork: a child never receives its
+ * delivery waits for the next safe point after the exception is caught
+ * (a ZEND_CATCH hook re-arms EG(vm_interrupt) then). Fork: a child never receives its
  * parent's revocations (the cell is the parent's: no kick, no take; the
  * pending flag is cleared in the child). */
 #ifdef HAVE_CONFIG_H
@@ -27,6 +28,7 @@
 
 #include "php.h"
 #include "zend_exceptions.h"
+#include "zend_execute.h"
 
 #include "php_dlock.h"
 #include "php_dlock_int.h"
@@ -106,15 +108,36 @@ static void php_dlock_interrupt_function(zend_execute_data *execute_data)
 		php_dlock_prev_interrupt(execute_data);
 	}
 	if (EG(exception)) {
-		return; /* the pending flag stays: delivered at a later safe point */
+		/* The pending flag stays. EG(vm_interrupt) cannot be re-armed here:
+		 * the engine checks it again before it unwinds, and would call us
+		 * again at once, for ever. php_dlock_catch re-arms it once the
+		 * exception is caught. */
+		return;
 	}
 	if (dlock_revoke_take_pending()) {
 		php_dlock_revocation_dispatch();
 	}
 }
 
+/* ZEND_CATCH, before the engine's own handler (and the one of an extension
+ * that installed one before us): when a delivery is pending (it met an
+ * exception at its safe point, e.g. a pcntl handler's that ended a sleep),
+ * re-arms EG(vm_interrupt), so the first safe point of the catch block (or
+ * of a later one) delivers it. One atomic load when nothing is pending. */
+static user_opcode_handler_t php_dlock_prev_catch;
+
+static int php_dlock_catch(zend_execute_data *execute_data)
+{
+	if (dlock_revoke_pending()) {
+		php_dlock_kick();
+	}
+	return php_dlock_prev_catch ? php_dlock_prev_catch(execute_data) : ZEND_USER_OPCODE_DISPATCH;
+}
+
 void php_dlock_revocation_minit(void)
 {
+	php_dlock_prev_catch = zend_get_user_opcode_handler(ZEND_CATCH);
+	zend_set_user_opcode_handler(ZEND_CATCH, php_dlock_catch);
 	php_dlock_capture_vm_flag();
 	php_dlock_prev_interrupt = zend_interrupt_function;
 	zend_interrupt_function = php_dlock_interrupt_function;
@@ -124,6 +147,9 @@ void php_dlock_revocation_minit(void)
 void php_dlock_revocation_mshutdown(void)
 {
 	dlock_revoke_set_kick(NULL);
+	if (zend_get_user_opcode_handler(ZEND_CATCH) == php_dlock_catch) {
+		zend_set_user_opcode_handler(ZEND_CATCH, php_dlock_prev_catch);
+	}
 	if (zend_interrupt_function == php_dlock_interrupt_function) {
 		zend_interrupt_function = php_dlock_prev_interrupt;
 	}
