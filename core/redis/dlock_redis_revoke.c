@@ -8,14 +8,17 @@
  * renewed after RV_RETRY_MS; a request published while it was down is not
  * delivered (Redis keeps no message for an absent subscriber): the holder
  * does not learn of it, and keeps the lock. Fork: the child forgets every
- * subscriber and registration (its threads did not survive the fork). */
+ * subscriber and registration (its threads did not survive the fork) and
+ * closes its copies of their sockets. */
 #include "dlock_redis_revoke.h"
 
 #include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "dlock_redis_conn.h"
 #include "dlock_redis_lock.h"
@@ -43,6 +46,8 @@ typedef struct rv_sub {
 	pthread_t thread;      /* joined by dlock_redis_revoke_stop */
 	int stop;              /* asks the thread to end (atomic) */
 	int ready;             /* subscribed now (rv_mu) */
+	int sock_fd;           /* the subscribed socket's fd, -1: none yet (atomic) */
+	long sock_ino;         /* and its inode: a fork child closes that fd only if it matches */
 } rv_sub;
 
 static pthread_mutex_t rv_mu = PTHREAD_MUTEX_INITIALIZER;
@@ -61,14 +66,32 @@ static void rv_atfork_parent(void)
 	pthread_mutex_unlock(&rv_mu);
 }
 
-/* The child has no subscriber threads: their sockets are the parent's (left
- * alone, leaked), the registrations are the parent's holds. */
+/* Closes the child's copy of s's subscribed socket (no traffic: the parent's
+ * connection is unaffected; without this the server keeps queueing every
+ * request into it while the child lives). Only the fd the thread recorded
+ * and only if it is still that socket (same inode): the thread may have
+ * replaced it just before the fork. */
+static void rv_close_inherited(const rv_sub *s)
+{
+	int fd = __atomic_load_n(&s->sock_fd, __ATOMIC_ACQUIRE);
+	long ino = __atomic_load_n(&s->sock_ino, __ATOMIC_ACQUIRE);
+	struct stat st;
+
+	if (fd >= 0 && fstat(fd, &st) == 0 && S_ISSOCK(st.st_mode) && (long)st.st_ino == ino) {
+		close(fd);
+	}
+}
+
+/* The child has no subscriber threads: it closes its copies of their
+ * sockets (the hiredis contexts are the parent's, left alone); the
+ * registrations are the parent's holds. */
 static void rv_atfork_child(void)
 {
 	while (rv_subs) {
 		rv_sub *s = rv_subs;
 
 		rv_subs = s->next;
+		rv_close_inherited(s);
 		free(s);
 	}
 	while (rv_entries) {
@@ -146,6 +169,18 @@ static void rv_pause(rv_sub *s, int64_t ms)
 	}
 }
 
+/* Records the subscribed socket for a fork child (rv_close_inherited). */
+static void rv_record_socket(rv_sub *s)
+{
+	struct stat st;
+
+	__atomic_store_n(&s->sock_fd, -1, __ATOMIC_RELEASE);
+	if (s->conn.ctx && fstat(s->conn.ctx->fd, &st) == 0) {
+		__atomic_store_n(&s->sock_ino, (long)st.st_ino, __ATOMIC_RELEASE);
+		__atomic_store_n(&s->sock_fd, s->conn.ctx->fd, __ATOMIC_RELEASE);
+	}
+}
+
 static void *rv_main(void *arg)
 {
 	rv_sub *s = arg;
@@ -162,6 +197,7 @@ static void *rv_main(void *arg)
 			                           dlock_now_ms() + s->conn.cfg.connect_timeout_ms, &intr, &r,
 			                           &err);
 			if (rc == DLOCK_OK && r->type == REDIS_REPLY_ARRAY) {
+				rv_record_socket(s);
 				rv_set_ready(s, 1);
 			} else {
 				dlock_redis_conn_drop(&s->conn);
@@ -198,6 +234,7 @@ static int rv_sub_get(const dlock_target *t, rv_sub **out, dlock_err *err)
 	if (!(s = calloc(1, sizeof(*s)))) {
 		return dlock_err_set(err, DLOCK_ENOMEM, 0, "out of memory");
 	}
+	s->sock_fd = -1;
 	if ((rc = dlock_redis_conn_init(&s->conn, t, err)) != DLOCK_OK) {
 		free(s);
 		return rc;
