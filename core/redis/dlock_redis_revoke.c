@@ -48,6 +48,7 @@ typedef struct rv_sub {
 	int ready;             /* subscribed now (rv_mu) */
 	int sock_fd;           /* the subscribed socket's fd, -1: none yet (atomic) */
 	long sock_ino;         /* and its inode: a fork child closes that fd only if it matches */
+	char refused[100];     /* the server's NOPERM to PSUBSCRIBE; set: no retry (rv_mu) */
 } rv_sub;
 
 static pthread_mutex_t rv_mu = PTHREAD_MUTEX_INITIALIZER;
@@ -181,6 +182,22 @@ static void rv_record_socket(rv_sub *s)
 	}
 }
 
+/* The server refused the subscription for want of a right (an ACL user
+ * without the channel): waiting or retrying cannot help. Records why (the
+ * acquires that wait for this subscriber fail at once) and returns once
+ * the subscriber is stopped (request end when no hold needs it). */
+static void rv_refused(rv_sub *s, const redisReply *r)
+{
+	pthread_mutex_lock(&rv_mu);
+	snprintf(s->refused, sizeof(s->refused), "%.*s", (int)(r->len < 99 ? r->len : 99), r->str);
+	pthread_cond_broadcast(&rv_cond);
+	pthread_mutex_unlock(&rv_mu);
+	dlock_redis_conn_drop(&s->conn);
+	while (!rv_stopping(s)) {
+		rv_pause(s, RV_RETRY_MS);
+	}
+}
+
 static void *rv_main(void *arg)
 {
 	rv_sub *s = arg;
@@ -199,6 +216,9 @@ static void *rv_main(void *arg)
 			if (rc == DLOCK_OK && r->type == REDIS_REPLY_ARRAY) {
 				rv_record_socket(s);
 				rv_set_ready(s, 1);
+			} else if (rc == DLOCK_OK && r->type == REDIS_REPLY_ERROR &&
+			           strncmp(r->str, "NOPERM", 6) == 0) {
+				rv_refused(s, r);
 			} else {
 				dlock_redis_conn_drop(&s->conn);
 				rv_set_ready(s, 0);
@@ -308,7 +328,7 @@ int dlock_redis_revoke_watch(const void *owner, const dlock_target *t, const cha
 		goto done;
 	}
 	e->sub = s;
-	while (!s->ready && dlock_now_ms() < deadline) {
+	while (!s->ready && !s->refused[0] && dlock_now_ms() < deadline) {
 		struct timespec ts;
 
 		clock_gettime(CLOCK_REALTIME, &ts);
@@ -318,6 +338,13 @@ int dlock_redis_revoke_watch(const void *owner, const dlock_target *t, const cha
 			ts.tv_nsec -= 1000000000L;
 		}
 		pthread_cond_timedwait(&rv_cond, &rv_mu, &ts);
+	}
+	if (s->refused[0]) {
+		rc = dlock_err_set(err, DLOCK_ESERVER, 0,
+		                   "%s: a revocable lock needs the ACL right to the channels '&" RV_PATTERN
+		                   "' (resetchannels takes it away); PSUBSCRIBE: %s",
+		                   s->conn.where, s->refused);
+		goto done;
 	}
 	if (!s->ready) {
 		rc = dlock_err_set(err, DLOCK_ECONNECT, 0,
