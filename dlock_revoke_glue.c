@@ -17,9 +17,9 @@
  * on the main thread, the listener of every lock object of this request
  * whose current hold was revoked, once per hold. The holder decides when to
  * release: nothing here releases. A listener's exception propagates from the
- * safe point as a pcntl handler's does; while an exception is pending the
- * delivery waits for the next safe point after the exception is caught
- * (a ZEND_CATCH hook re-arms EG(vm_interrupt) then). Fork: a child never receives its
+ * safe point as a pcntl handler's does; when the pcntl handler threw at the
+ * same safe point, the listeners still run (its exception set aside, then
+ * put back as the previous one of a listener's). Fork: a child never receives its
  * parent's revocations (the cell is the parent's: no kick, no take; the
  * pending flag is cleared in the child). */
 #ifdef HAVE_CONFIG_H
@@ -28,7 +28,6 @@
 
 #include "php.h"
 #include "zend_exceptions.h"
-#include "zend_execute.h"
 
 #include "php_dlock.h"
 #include "php_dlock_int.h"
@@ -102,42 +101,42 @@ static void php_dlock_revocation_dispatch(void)
 	efree(due);
 }
 
+/* The engine cleared EG(vm_interrupt) before calling us, so a delivery left
+ * for later would wait for some other kick: it happens here, also when the
+ * previous handler (pcntl's) threw. That exception is set aside while the
+ * listeners run, as the engine does for a destructor that runs during
+ * unwinding, and put back; a listener's own exception takes it as its
+ * previous one. Not on exit(): nothing more of the program runs. */
 static void php_dlock_interrupt_function(zend_execute_data *execute_data)
 {
+	zend_object *thrown;
+	const zend_op *thrown_at;
+
 	if (php_dlock_prev_interrupt) {
 		php_dlock_prev_interrupt(execute_data);
 	}
-	if (EG(exception)) {
-		/* The pending flag stays. EG(vm_interrupt) cannot be re-armed here:
-		 * the engine checks it again before it unwinds, and would call us
-		 * again at once, for ever. php_dlock_catch re-arms it once the
-		 * exception is caught. */
+	if (EG(exception) && zend_is_unwind_exit(EG(exception))) {
 		return;
 	}
-	if (dlock_revoke_take_pending()) {
-		php_dlock_revocation_dispatch();
+	if (!dlock_revoke_take_pending()) {
+		return;
 	}
-}
-
-/* ZEND_CATCH, before the engine's own handler (and the one of an extension
- * that installed one before us): when a delivery is pending (it met an
- * exception at its safe point, e.g. a pcntl handler's that ended a sleep),
- * re-arms EG(vm_interrupt), so the first safe point of the catch block (or
- * of a later one) delivers it. One atomic load when nothing is pending. */
-static user_opcode_handler_t php_dlock_prev_catch;
-
-static int php_dlock_catch(zend_execute_data *execute_data)
-{
-	if (dlock_revoke_pending()) {
-		php_dlock_kick();
+	thrown = EG(exception);
+	thrown_at = EG(opline_before_exception);
+	EG(exception) = NULL;
+	php_dlock_revocation_dispatch();
+	if (thrown) {
+		EG(opline_before_exception) = thrown_at;
+		if (EG(exception)) {
+			zend_exception_set_previous(EG(exception), thrown);
+		} else {
+			EG(exception) = thrown;
+		}
 	}
-	return php_dlock_prev_catch ? php_dlock_prev_catch(execute_data) : ZEND_USER_OPCODE_DISPATCH;
 }
 
 void php_dlock_revocation_minit(void)
 {
-	php_dlock_prev_catch = zend_get_user_opcode_handler(ZEND_CATCH);
-	zend_set_user_opcode_handler(ZEND_CATCH, php_dlock_catch);
 	php_dlock_capture_vm_flag();
 	php_dlock_prev_interrupt = zend_interrupt_function;
 	zend_interrupt_function = php_dlock_interrupt_function;
@@ -147,9 +146,6 @@ void php_dlock_revocation_minit(void)
 void php_dlock_revocation_mshutdown(void)
 {
 	dlock_revoke_set_kick(NULL);
-	if (zend_get_user_opcode_handler(ZEND_CATCH) == php_dlock_catch) {
-		zend_set_user_opcode_handler(ZEND_CATCH, php_dlock_prev_catch);
-	}
 	if (zend_interrupt_function == php_dlock_interrupt_function) {
 		zend_interrupt_function = php_dlock_prev_interrupt;
 	}

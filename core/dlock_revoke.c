@@ -94,8 +94,3 @@ int dlock_revoke_take_pending(void)
 {
 	return atomic_exchange(&revoke_pending, 0);
 }
-
-int dlock_revoke_pending(void)
-{
-	return atomic_load(&revoke_pending);
-}

@@ -47,8 +47,4 @@ void dlock_revoke_set_kick(void (*kick)(void));
 /* Non-zero when some cell was raised since the last call (and clears it). */
 int dlock_revoke_take_pending(void);
 
-/* Non-zero when some cell was raised since the last take (does not clear
- * it): the glue asks before it leaves a safe point without delivering. */
-int dlock_revoke_pending(void);
-
 #endif

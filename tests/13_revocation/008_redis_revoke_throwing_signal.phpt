@@ -1,5 +1,5 @@
 --TEST--
-Revocation (Redis): a request that reaches the holder together with a pcntl signal whose handler throws is still delivered: the listener runs at the first safe point after the exception is caught
+Revocation (Redis): a request that reaches the holder together with a pcntl signal whose handler throws is still delivered at that safe point (the handler's exception set aside and put back); a listener that throws there too throws with the handler's exception as its previous one
 --EXTENSIONS--
 dlock
 pcntl
@@ -30,6 +30,17 @@ while ($calls === 0 && microtime(true) < $deadline) {
 }
 echo "listener calls: $calls\n";
 $l->release();
+/* again, with a listener that throws too */
+$l->onRevocation(function () { throw new LogicException("listener"); });
+var_dump($l->acquire(10));
+echo "held again\n";
+try {
+    sleep(60);
+    echo "sleep returned\n";
+} catch (Exception $e) {
+    echo "caught: ", get_class($e), " ", $e->getMessage(), ", previous: ", $e->getPrevious() ? $e->getPrevious()->getMessage() : "none", "\n";
+}
+$l->release();
 ', [$name]);
 echo dlt_line($holder), "\n", dlt_line($holder), "\n";
 /* the child is inside sleep(): only its subscriber thread reads, so its read
@@ -44,6 +55,13 @@ var_dump(dlt_until(fn () => $io() > $before, 10));
 usleep(100000); /* the thread raises the cell right after its read (atomics only) */
 dlt_signal($holder, SIGUSR1);
 echo dlt_line($holder), "\n", dlt_line($holder), "\n";
+echo dlt_line($holder), "\n", dlt_line($holder), "\n";
+$before = $io();
+var_dump(DistributedLock::requestRevocation($name, dlt_ropts()));
+var_dump(dlt_until(fn () => $io() > $before, 10));
+usleep(100000);
+dlt_signal($holder, SIGUSR1);
+echo dlt_line($holder), "\n";
 var_dump(dlt_finish($holder));
 dlt_redis_clean($name);
 ?>
@@ -54,4 +72,9 @@ int(1)
 bool(true)
 caught: stop, requested: true
 listener calls: 1
+bool(true)
+held again
+int(1)
+bool(true)
+caught: LogicException listener, previous: stop
 int(0)
