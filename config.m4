@@ -44,7 +44,7 @@ if test "$PHP_DLOCK" != "no"; then
   fi
   dnl Each backend is built when its client library is found (or required
   dnl with =yes/=DIR, left out with =no); DLOCK_BUILT and DLOCK_OFF say which.
-  DLOCK_SOURCES="dlock.c dlock_shared.c dlock_revoke_glue.c dlock_lock_class.c dlock_rw_class.c dlock_multi_class.c core/dlock_err.c core/dlock_wait.c core/dlock_participant.c core/dlock_dsn.c core/dlock_dsn_part.c core/dlock_dsn_tls.c core/dlock_target.c core/dlock_name.c core/dlock_option.c core/dlock_handle.c core/dlock_held.c core/dlock_fault.c core/dlock_idle.c core/dlock_revoke.c"
+  DLOCK_SOURCES="dlock.c dlock_shared.c dlock_revoke_glue.c dlock_lock_class.c dlock_rw_class.c dlock_multi_class.c dlock_metrics.c core/dlock_err.c core/dlock_wait.c core/dlock_participant.c core/dlock_dsn.c core/dlock_dsn_part.c core/dlock_dsn_tls.c core/dlock_target.c core/dlock_name.c core/dlock_option.c core/dlock_handle.c core/dlock_held.c core/dlock_fault.c core/dlock_idle.c core/dlock_revoke.c core/dlock_stats.c dlock_admin_class.c"
   DLOCK_BUILT=""
   DLOCK_REDIS_FOUND=""
   DLOCK_OFF=""
@@ -81,7 +81,7 @@ if test "$PHP_DLOCK" != "no"; then
          PHP_ADD_LIBRARY_WITH_PATH([zookeeper_mt], [$ZK_DIR/$PHP_LIBDIR], [DLOCK_SHARED_LIBADD])
          AC_DEFINE([DLOCK_WITH_ZOOKEEPER], [1], [dlock: the ZooKeeper backend is built])
          DLOCK_BUILT="$DLOCK_BUILT zookeeper"
-         DLOCK_SOURCES="$DLOCK_SOURCES core/zk/dlock_zk_backend.c core/zk/dlock_zk_err.c core/zk/dlock_zk_path.c core/zk/dlock_zk_rule.c core/zk/dlock_zk_reaper.c core/zk/dlock_zk_session.c core/zk/dlock_zk_probe.c core/zk/dlock_zk_watch.c core/zk/dlock_zk_log.c core/zk/dlock_zk_call.c core/zk/dlock_zk_create.c core/zk/dlock_zk_pool.c core/zk/dlock_zk_lock.c core/zk/dlock_zk_enqueue.c core/zk/dlock_zk_hold.c core/zk/dlock_zk_queue.c core/zk/dlock_zk_revoke.c"],
+         DLOCK_SOURCES="$DLOCK_SOURCES core/zk/dlock_zk_backend.c core/zk/dlock_zk_err.c core/zk/dlock_zk_path.c core/zk/dlock_zk_rule.c core/zk/dlock_zk_reaper.c core/zk/dlock_zk_session.c core/zk/dlock_zk_probe.c core/zk/dlock_zk_watch.c core/zk/dlock_zk_log.c core/zk/dlock_zk_call.c core/zk/dlock_zk_create.c core/zk/dlock_zk_pool.c core/zk/dlock_zk_lock.c core/zk/dlock_zk_enqueue.c core/zk/dlock_zk_hold.c core/zk/dlock_zk_queue.c core/zk/dlock_zk_revoke.c core/zk/dlock_zk_admin.c"],
         [dlock_missing "$PHP_DLOCK_ZOOKEEPER" zookeeper "libzookeeper_mt with zoo_create2 (ZooKeeper >= 3.5) was not found"],
         [-L$ZK_DIR/$PHP_LIBDIR -lpthread])
     fi
@@ -111,7 +111,7 @@ if test "$PHP_DLOCK" != "no"; then
          AC_DEFINE([DLOCK_WITH_REDIS], [1], [dlock: the Redis backend is built])
          DLOCK_BUILT="$DLOCK_BUILT redis"
          DLOCK_REDIS_FOUND=yes
-         DLOCK_SOURCES="$DLOCK_SOURCES core/redis/dlock_redis_conn.c core/redis/dlock_redis_script.c core/redis/dlock_redis_pool.c core/redis/dlock_redis_watchdog.c core/redis/dlock_redis_lock.c core/redis/dlock_redis_hold.c core/redis/dlock_redis_backend.c core/redis/dlock_redis_revoke.c"],
+         DLOCK_SOURCES="$DLOCK_SOURCES core/redis/dlock_redis_conn.c core/redis/dlock_redis_script.c core/redis/dlock_redis_pool.c core/redis/dlock_redis_watchdog.c core/redis/dlock_redis_lock.c core/redis/dlock_redis_hold.c core/redis/dlock_redis_backend.c core/redis/dlock_redis_revoke.c core/redis/dlock_redis_admin.c"],
         [dlock_missing "$PHP_DLOCK_REDIS" redis "hiredis with redisGetReplyFromReader (hiredis >= 0.13) was not found"],
         [-L$HIREDIS_DIR/$PHP_LIBDIR])
     fi
@@ -197,7 +197,7 @@ if test "$PHP_DLOCK" != "no"; then
       AC_DEFINE([DLOCK_WITH_POSTGRES], [1], [dlock: the PostgreSQL backend is built])
       DLOCK_BUILT="$DLOCK_BUILT postgres"
       DLOCK_SQL=yes
-      DLOCK_SOURCES="$DLOCK_SOURCES core/sql/dlock_pg.c core/sql/dlock_pg_conn.c core/sql/dlock_pg_setup.c"
+      DLOCK_SOURCES="$DLOCK_SOURCES core/sql/dlock_pg.c core/sql/dlock_pg_conn.c core/sql/dlock_pg_setup.c core/sql/dlock_pg_admin.c"
     fi
   fi
   if test "$PHP_DLOCK_MYSQL" = "no"; then
@@ -222,7 +222,7 @@ if test "$PHP_DLOCK" != "no"; then
       AC_DEFINE([DLOCK_WITH_MYSQL], [1], [dlock: the MySQL/MariaDB backend is built])
       DLOCK_BUILT="$DLOCK_BUILT mysql"
       DLOCK_SQL=yes
-      DLOCK_SOURCES="$DLOCK_SOURCES core/sql/dlock_my.c core/sql/dlock_my_session.c core/sql/dlock_my_conn.c"
+      DLOCK_SOURCES="$DLOCK_SOURCES core/sql/dlock_my.c core/sql/dlock_my_session.c core/sql/dlock_my_conn.c core/sql/dlock_my_admin.c"
     fi
   fi
   if test -n "$DLOCK_SQL"; then

@@ -22,6 +22,7 @@
 #include "php_dlock_int.h"
 #include "dlock_arginfo.h"
 #include "core/dlock_idle.h"
+#include "core/dlock_stats.h"
 
 ZEND_DECLARE_MODULE_GLOBALS(dlock)
 
@@ -161,6 +162,31 @@ static ZEND_INI_MH(OnUpdateDlockIdleClose)
 	return SUCCESS;
 }
 
+/* dlock.slow_wait_ms (mh_arg1 NULL) and dlock.slow_hold_ms (non-NULL): 0
+ * (off) or a whole number of milliseconds up to a day */
+static ZEND_INI_MH(OnUpdateDlockSlow)
+{
+	char *end = NULL;
+	zend_long v = ZEND_STRTOL(ZSTR_VAL(new_value), &end, 10);
+
+	while (end && (*end == ' ' || *end == '\t')) {
+		end++;
+	}
+	if (ZSTR_LEN(new_value) == 0 || !end || *end != '\0' || end == ZSTR_VAL(new_value) || v < 0 ||
+	    v > 86400000) {
+		php_error_docref(NULL, E_WARNING,
+		                 "%s must be 0 (off) or a whole number of milliseconds up to 86400000",
+		                 ZSTR_VAL(entry->name));
+		return FAILURE;
+	}
+	if (mh_arg1) {
+		dlock_stats_slow_hold(v);
+	} else {
+		dlock_stats_slow_wait(v);
+	}
+	return SUCCESS;
+}
+
 /* phpinfo()'s view of dlock.dsn: the password masked (ini_get() still
  * returns the value as set). */
 static PHP_INI_DISP(php_dlock_dsn_displayer)
@@ -200,6 +226,8 @@ STD_PHP_INI_BOOLEAN("dlock.persistent", "1", PHP_INI_ALL, OnUpdateBool, persiste
 PHP_INI_ENTRY("dlock.idle_close", "0", PHP_INI_ALL, OnUpdateDlockIdleClose)
 STD_PHP_INI_ENTRY("dlock.log_file", "", PHP_INI_SYSTEM, OnUpdateString, log_file,
                   zend_dlock_globals, dlock_globals)
+PHP_INI_ENTRY("dlock.slow_wait_ms", "0", PHP_INI_ALL, OnUpdateDlockSlow)
+PHP_INI_ENTRY1("dlock.slow_hold_ms", "0", PHP_INI_ALL, OnUpdateDlockSlow, (void *)1)
 PHP_INI_END()
 
 /* ---- module lifecycle --------------------------------------------------- */
@@ -240,6 +268,7 @@ static PHP_MINIT_FUNCTION(dlock)
 	php_dlock_rw_class_init();
 	php_dlock_multi_class_init();
 	php_dlock_revocation_minit();
+	php_dlock_metrics_init();
 	/* after the INI entries: a dlock.dsn read at startup does not warn */
 	dlock_dsn_set_warn(php_dlock_dsn_warn);
 	return SUCCESS;
@@ -252,6 +281,7 @@ static PHP_MSHUTDOWN_FUNCTION(dlock)
 	dlock_backends_shutdown(1); /* ends this process's sessions, connections and threads */
 	dlock_backends_log_configure(NULL, NULL);
 	dlock_dsn_set_warn(NULL);
+	php_dlock_metrics_shutdown();
 	UNREGISTER_INI_ENTRIES();
 	return SUCCESS;
 }
@@ -333,12 +363,13 @@ static PHP_MINFO_FUNCTION(dlock)
 	snprintf(count, sizeof(count), "%llu", (unsigned long long)dlock_idle_closes());
 	php_info_print_table_row(2, "Idle closes in this process (dlock.idle_close)", count);
 	php_info_print_table_end();
+	php_dlock_metrics_info();
 	DISPLAY_INI_ENTRIES();
 }
 
 zend_module_entry dlock_module_entry = {STANDARD_MODULE_HEADER,
                                         "dlock",
-                                        NULL,
+                                        ext_functions,
                                         PHP_MINIT(dlock),
                                         PHP_MSHUTDOWN(dlock),
                                         PHP_RINIT(dlock),

@@ -55,9 +55,27 @@ final class DistributedLock implements DistributedLockInterface
 
     /**
      * The queue at $path in order: holder first, then waiters.
-     * @return array<int, array{node: string, data: string, token: int, holder: bool}>
+     * @return array<int, array{node: string, data: string, token: int, holder: bool, session: ?string, since: ?float}>
      */
     public static function participants(string $path, #[\SensitiveParameter] array $options = []): array {}
+
+    /**
+     * For operators: the locks whose names start with $prefix (ZooKeeper: the tree under it).
+     * @return array<int, array{name: string, kind: string, contenders: int}>
+     */
+    public static function listLocks(string $prefix, #[\SensitiveParameter] array $options = []): array {}
+
+    /**
+     * For operators: ends the current holds of $path whoever has them; returns how many.
+     * The old holder is not told: only a resource that checks fencing tokens refuses it.
+     */
+    public static function forceBreak(string $path, #[\SensitiveParameter] array $options = []): int {}
+
+    /**
+     * For operators: blocks until the queue at $path changes (true) or $timeout seconds pass
+     * (false), on a server event; null where the backend cannot wait for one (look again later).
+     */
+    public static function waitForChange(string $path, float $timeout, #[\SensitiveParameter] array $options = []): ?bool {}
 
     /**
      * Sets the listener run (with this object) at the next safe point of the program after a
@@ -90,7 +108,7 @@ final class DistributedReadWriteLock
 
     public function getPath(): string {}
 
-    /** @return array<int, array{node: string, data: string, token: int, holder: bool, type: string}> */
+    /** @return array<int, array{node: string, data: string, token: int, holder: bool, session: ?string, since: ?float, type: string}> */
     public static function participants(string $path, #[\SensitiveParameter] array $options = []): array {}
 }
 
@@ -135,7 +153,7 @@ final class DistributedSemaphore implements DistributedLockInterface
     /** @implementation-alias DistributedLock::isRevocationRequested */
     public function isRevocationRequested(): bool {}
 
-    /** @return array<int, array{node: string, data: string, token: int, holder: bool}> */
+    /** @return array<int, array{node: string, data: string, token: int, holder: bool, session: ?string, since: ?float}> */
     public static function participants(string $path, int $maxLeases, #[\SensitiveParameter] array $options = []): array {}
 }
 
@@ -170,6 +188,18 @@ final class DistributedMultiLock implements DistributedLockInterface
     /** The locks, in acquisition order. */
     public function getLocks(): array {}
 }
+
+/**
+ * This process's lock numbers (a php-fpm worker's own, since it started or
+ * since dlock_stats_reset()): per backend built and lock kind, acquire() calls
+ * by result, holds released and lost, holds now, and wait-time and hold-time
+ * histograms (cumulative "le" buckets in seconds, sum and count), shaped for a
+ * Prometheus exporter (docs/observability.md).
+ */
+function dlock_stats(): array {}
+
+/** Zeroes this process's lock numbers (holds now are kept). */
+function dlock_stats_reset(): void {}
 
 class DistributedLockException extends RuntimeException
 {

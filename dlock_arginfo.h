@@ -1,5 +1,11 @@
 /* This is a generated file, edit the .stub.php file instead.
- * Stub hash: 37de2a60053bcbea3a639a6a923bd2ccebb91437 */
+ * Stub hash: 8669ea3a0b58080006be11327bf7559bf1950631 */
+
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_dlock_stats, 0, 0, IS_ARRAY, 0)
+ZEND_END_ARG_INFO()
+
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_dlock_stats_reset, 0, 0, IS_VOID, 0)
+ZEND_END_ARG_INFO()
 
 ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_DistributedLockInterface_acquire, 0, 0, _IS_BOOL, 0)
 	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, timeout, IS_DOUBLE, 1, "null")
@@ -8,12 +14,11 @@ ZEND_END_ARG_INFO()
 ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_DistributedLockInterface_tryAcquire, 0, 0, _IS_BOOL, 0)
 ZEND_END_ARG_INFO()
 
-ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_DistributedLockInterface_release, 0, 0, IS_VOID, 0)
-ZEND_END_ARG_INFO()
+#define arginfo_class_DistributedLockInterface_release arginfo_dlock_stats_reset
 
 #define arginfo_class_DistributedLockInterface_isAcquired arginfo_class_DistributedLockInterface_tryAcquire
 
-#define arginfo_class_DistributedLockInterface_checkHeld arginfo_class_DistributedLockInterface_release
+#define arginfo_class_DistributedLockInterface_checkHeld arginfo_dlock_stats_reset
 
 ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_DistributedLockInterface_getFencingToken, 0, 0, IS_LONG, 0)
 ZEND_END_ARG_INFO()
@@ -35,11 +40,11 @@ ZEND_END_ARG_INFO()
 
 #define arginfo_class_DistributedLock_tryAcquire arginfo_class_DistributedLockInterface_tryAcquire
 
-#define arginfo_class_DistributedLock_release arginfo_class_DistributedLockInterface_release
+#define arginfo_class_DistributedLock_release arginfo_dlock_stats_reset
 
 #define arginfo_class_DistributedLock_isAcquired arginfo_class_DistributedLockInterface_tryAcquire
 
-#define arginfo_class_DistributedLock_checkHeld arginfo_class_DistributedLockInterface_release
+#define arginfo_class_DistributedLock_checkHeld arginfo_dlock_stats_reset
 
 #define arginfo_class_DistributedLock_getFencingToken arginfo_class_DistributedLockInterface_getFencingToken
 
@@ -52,16 +57,29 @@ ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_DistributedLock_participan
 	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, options, IS_ARRAY, 0, "[]")
 ZEND_END_ARG_INFO()
 
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_DistributedLock_listLocks, 0, 1, IS_ARRAY, 0)
+	ZEND_ARG_TYPE_INFO(0, prefix, IS_STRING, 0)
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, options, IS_ARRAY, 0, "[]")
+ZEND_END_ARG_INFO()
+
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_DistributedLock_forceBreak, 0, 1, IS_LONG, 0)
+	ZEND_ARG_TYPE_INFO(0, path, IS_STRING, 0)
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, options, IS_ARRAY, 0, "[]")
+ZEND_END_ARG_INFO()
+
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_DistributedLock_waitForChange, 0, 2, _IS_BOOL, 1)
+	ZEND_ARG_TYPE_INFO(0, path, IS_STRING, 0)
+	ZEND_ARG_TYPE_INFO(0, timeout, IS_DOUBLE, 0)
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, options, IS_ARRAY, 0, "[]")
+ZEND_END_ARG_INFO()
+
 ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_DistributedLock_onRevocation, 0, 1, IS_VOID, 0)
 	ZEND_ARG_TYPE_INFO(0, listener, IS_CALLABLE, 1)
 ZEND_END_ARG_INFO()
 
 #define arginfo_class_DistributedLock_isRevocationRequested arginfo_class_DistributedLockInterface_tryAcquire
 
-ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_DistributedLock_requestRevocation, 0, 1, IS_LONG, 0)
-	ZEND_ARG_TYPE_INFO(0, path, IS_STRING, 0)
-	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, options, IS_ARRAY, 0, "[]")
-ZEND_END_ARG_INFO()
+#define arginfo_class_DistributedLock_requestRevocation arginfo_class_DistributedLock_forceBreak
 
 #define arginfo_class_DistributedReadWriteLock___construct arginfo_class_DistributedLock___construct
 
@@ -84,11 +102,11 @@ ZEND_END_ARG_INFO()
 
 #define arginfo_class_DistributedSemaphore_tryAcquire arginfo_class_DistributedLockInterface_tryAcquire
 
-#define arginfo_class_DistributedSemaphore_release arginfo_class_DistributedLockInterface_release
+#define arginfo_class_DistributedSemaphore_release arginfo_dlock_stats_reset
 
 #define arginfo_class_DistributedSemaphore_isAcquired arginfo_class_DistributedLockInterface_tryAcquire
 
-#define arginfo_class_DistributedSemaphore_checkHeld arginfo_class_DistributedLockInterface_release
+#define arginfo_class_DistributedSemaphore_checkHeld arginfo_dlock_stats_reset
 
 #define arginfo_class_DistributedSemaphore_getFencingToken arginfo_class_DistributedLockInterface_getFencingToken
 
@@ -116,11 +134,11 @@ ZEND_END_ARG_INFO()
 
 #define arginfo_class_DistributedMultiLock_tryAcquire arginfo_class_DistributedLockInterface_tryAcquire
 
-#define arginfo_class_DistributedMultiLock_release arginfo_class_DistributedLockInterface_release
+#define arginfo_class_DistributedMultiLock_release arginfo_dlock_stats_reset
 
 #define arginfo_class_DistributedMultiLock_isAcquired arginfo_class_DistributedLockInterface_tryAcquire
 
-#define arginfo_class_DistributedMultiLock_checkHeld arginfo_class_DistributedLockInterface_release
+#define arginfo_class_DistributedMultiLock_checkHeld arginfo_dlock_stats_reset
 
 #define arginfo_class_DistributedMultiLock_getFencingToken arginfo_class_DistributedLockInterface_getFencingToken
 
@@ -128,10 +146,11 @@ ZEND_END_ARG_INFO()
 
 #define arginfo_class_DistributedMultiLock_synchronized arginfo_class_DistributedLockInterface_synchronized
 
-ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_DistributedMultiLock_getLocks, 0, 0, IS_ARRAY, 0)
-ZEND_END_ARG_INFO()
+#define arginfo_class_DistributedMultiLock_getLocks arginfo_dlock_stats
 
 
+ZEND_FUNCTION(dlock_stats);
+ZEND_FUNCTION(dlock_stats_reset);
 ZEND_METHOD(DistributedLock, __construct);
 ZEND_METHOD(DistributedLock, acquire);
 ZEND_METHOD(DistributedLock, tryAcquire);
@@ -142,6 +161,9 @@ ZEND_METHOD(DistributedLock, getFencingToken);
 ZEND_METHOD(DistributedLock, getPath);
 ZEND_METHOD(DistributedLock, synchronized);
 ZEND_METHOD(DistributedLock, participants);
+ZEND_METHOD(DistributedLock, listLocks);
+ZEND_METHOD(DistributedLock, forceBreak);
+ZEND_METHOD(DistributedLock, waitForChange);
 ZEND_METHOD(DistributedLock, onRevocation);
 ZEND_METHOD(DistributedLock, isRevocationRequested);
 ZEND_METHOD(DistributedLock, requestRevocation);
@@ -163,6 +185,13 @@ ZEND_METHOD(DistributedMultiLock, getFencingToken);
 ZEND_METHOD(DistributedMultiLock, getPath);
 ZEND_METHOD(DistributedMultiLock, synchronized);
 ZEND_METHOD(DistributedMultiLock, getLocks);
+
+
+static const zend_function_entry ext_functions[] = {
+	ZEND_FE(dlock_stats, arginfo_dlock_stats)
+	ZEND_FE(dlock_stats_reset, arginfo_dlock_stats_reset)
+	ZEND_FE_END
+};
 
 
 static const zend_function_entry class_DistributedLockInterface_methods[] = {
@@ -189,6 +218,9 @@ static const zend_function_entry class_DistributedLock_methods[] = {
 	ZEND_ME(DistributedLock, getPath, arginfo_class_DistributedLock_getPath, ZEND_ACC_PUBLIC)
 	ZEND_ME(DistributedLock, synchronized, arginfo_class_DistributedLock_synchronized, ZEND_ACC_PUBLIC)
 	ZEND_ME(DistributedLock, participants, arginfo_class_DistributedLock_participants, ZEND_ACC_PUBLIC|ZEND_ACC_STATIC)
+	ZEND_ME(DistributedLock, listLocks, arginfo_class_DistributedLock_listLocks, ZEND_ACC_PUBLIC|ZEND_ACC_STATIC)
+	ZEND_ME(DistributedLock, forceBreak, arginfo_class_DistributedLock_forceBreak, ZEND_ACC_PUBLIC|ZEND_ACC_STATIC)
+	ZEND_ME(DistributedLock, waitForChange, arginfo_class_DistributedLock_waitForChange, ZEND_ACC_PUBLIC|ZEND_ACC_STATIC)
 	ZEND_ME(DistributedLock, onRevocation, arginfo_class_DistributedLock_onRevocation, ZEND_ACC_PUBLIC)
 	ZEND_ME(DistributedLock, isRevocationRequested, arginfo_class_DistributedLock_isRevocationRequested, ZEND_ACC_PUBLIC)
 	ZEND_ME(DistributedLock, requestRevocation, arginfo_class_DistributedLock_requestRevocation, ZEND_ACC_PUBLIC|ZEND_ACC_STATIC)
@@ -277,6 +309,12 @@ static zend_class_entry *register_class_DistributedLock(zend_class_entry *class_
 	zend_add_parameter_attribute(zend_hash_str_find_ptr(&class_entry->function_table, "__construct", sizeof("__construct") - 1), 1, ZSTR_KNOWN(ZEND_STR_SENSITIVEPARAMETER), 0);
 
 	zend_add_parameter_attribute(zend_hash_str_find_ptr(&class_entry->function_table, "participants", sizeof("participants") - 1), 1, ZSTR_KNOWN(ZEND_STR_SENSITIVEPARAMETER), 0);
+
+	zend_add_parameter_attribute(zend_hash_str_find_ptr(&class_entry->function_table, "listlocks", sizeof("listlocks") - 1), 1, ZSTR_KNOWN(ZEND_STR_SENSITIVEPARAMETER), 0);
+
+	zend_add_parameter_attribute(zend_hash_str_find_ptr(&class_entry->function_table, "forcebreak", sizeof("forcebreak") - 1), 1, ZSTR_KNOWN(ZEND_STR_SENSITIVEPARAMETER), 0);
+
+	zend_add_parameter_attribute(zend_hash_str_find_ptr(&class_entry->function_table, "waitforchange", sizeof("waitforchange") - 1), 2, ZSTR_KNOWN(ZEND_STR_SENSITIVEPARAMETER), 0);
 
 	zend_add_parameter_attribute(zend_hash_str_find_ptr(&class_entry->function_table, "requestrevocation", sizeof("requestrevocation") - 1), 1, ZSTR_KNOWN(ZEND_STR_SENSITIVEPARAMETER), 0);
 #endif

@@ -477,11 +477,21 @@ void php_dlock_participants(dlock_kind kind, zend_long max_leases, zend_string *
 	for (i = 0; i < n; i++) {
 		zval entry;
 
-		array_init_size(&entry, 5);
+		array_init_size(&entry, 7);
 		add_assoc_string(&entry, "node", list[i].name);
 		add_assoc_stringl(&entry, "data", list[i].data, list[i].data_len);
 		add_assoc_long(&entry, "token", (zend_long)list[i].token);
 		add_assoc_bool(&entry, "holder", list[i].holder);
+		if (list[i].session) {
+			add_assoc_string(&entry, "session", list[i].session);
+		} else {
+			add_assoc_null(&entry, "session");
+		}
+		if (list[i].since > 0) { /* entered the queue, Unix time (server clock) */
+			add_assoc_double(&entry, "since", (double)list[i].since / 1000.0);
+		} else {
+			add_assoc_null(&entry, "since");
+		}
 		if (kind == DLOCK_KIND_READ) {
 			add_assoc_string(&entry, "type", list[i].writer ? "write" : "read");
 		}

@@ -21,7 +21,8 @@ double idle_close;  /* dlock.idle_close: s between requests before persistent se
 int64_t idle_ms;    /* this request's idle close, read at RSHUTDOWN (INI is reset before the
                        post-deactivate hook that arms it) */
 bool async_release; /* dlock.async_release: release() does not wait for the delete */
-char *log_file;     /* dlock.log_file: ZooKeeper client log, empty: off */
+char *log_file;     /* dlock.log_file: ZooKeeper client log and slow-lock lines; empty: off
+                       (slow-lock lines go to PHP's error log) */
 char default_data[300]; /* "hostname:pid", computed once per pid */
 pid_t default_data_pid; /* pid default_data was computed for */
 HashTable held;         /* this request's held locks: object handle => php_dlock_obj* */

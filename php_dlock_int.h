@@ -141,6 +141,12 @@ void php_dlock_revocation_rinit(void);
 
 /* Class set-up, called from MINIT. */
 void php_dlock_lock_classes_init(void);
+
+/* dlock_metrics.c: the lock numbers' phpinfo() table; the slow-lock log's
+ * hook installed (MINIT) and removed (MSHUTDOWN). */
+void php_dlock_metrics_info(void);
+void php_dlock_metrics_init(void);
+void php_dlock_metrics_shutdown(void);
 void php_dlock_rw_class_init(void);
 void php_dlock_multi_class_init(void);
 

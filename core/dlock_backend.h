@@ -121,6 +121,10 @@ typedef struct dlock_acquire_req {
 	dlock_revoke *revoke;        /* set by dlock_handle_acquire, not the caller: a revocable
 	                                first hold's cell, which the backend raises when a
 	                                revocation request reaches the hold; else NULL */
+	char *holder;                /* set by dlock_handle_acquire: a backend that waited and
+	                                knows the data of the holder it waited for writes it here
+	                                (dlock_stats_holder_copy), for the slow-lock log */
+	size_t holder_size;          /* bytes of holder */
 } dlock_acquire_req;
 
 /* The operations a backend provides: the server's side of a lock only. The
@@ -165,6 +169,19 @@ typedef struct dlock_backend_ops {
 	 * the acquire does not pay for) fetches the hold's token; NULL: token()
 	 * is known from the acquire */
 	int (*token_fetch)(dlock_handle *h, dlock_err *err);
+	/* optional (NULL: DLOCK_EUNSUPPORTED): the locks whose names start with
+	 * prefix[0..len), see dlock_backend_list_locks */
+	int (*list_locks)(const dlock_target *t, const char *prefix, size_t len,
+	                  const dlock_interrupt *intr, dlock_lock_entry **out, size_t *count,
+	                  dlock_err *err);
+	/* optional (NULL: DLOCK_EUNSUPPORTED): ends the holds of the lock at
+	 * path whoever has them, see dlock_backend_force_break */
+	int (*force_break)(const dlock_target *t, const char *path, size_t len,
+	                   const dlock_interrupt *intr, int *broken, dlock_err *err);
+	/* optional (NULL: not offered): blocks until the queue at path changes,
+	 * see dlock_backend_wait_change */
+	int (*wait_change)(const dlock_target *t, const char *path, size_t len, int64_t timeout_ms,
+	                   const dlock_interrupt *intr, int *changed, dlock_err *err);
 	const char *(*library)(void); /* the client library and its version, e.g. "hiredis 0.14.1" */
 	/* optional: sends the client library's own log to `path` (NULL: back to
 	 * its default); DLOCK_OK or an error with err->msg set. NULL: none */
@@ -197,6 +214,8 @@ struct dlock_handle {
 	struct dlock_handle *sibling; /* a read-write lock's other part, or NULL */
 	int revocable;                /* holds listen for revocation requests */
 	dlock_revoke *revoke;         /* the current (or last) hold's revocation cell, or NULL */
+	int64_t held_since_us;        /* when the first hold was taken (dlock_now_us), counted in
+	                                 the lock numbers (dlock_stats.h); 0: not held */
 };
 
 extern const dlock_backend_ops dlock_zk_backend;

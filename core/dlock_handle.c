@@ -3,11 +3,14 @@
  * backend, a nested release() only counts down); the fork rule (a child
  * forgets its parent's holds before anything else, never uses or releases
  * them); the refusal of a second acquire() of one object from a signal
- * handler. What touches the server is dispatched to the backend's row of the
- * backend table. */
+ * handler; the lock numbers (dlock_stats.h: every acquire() timed, every
+ * hold from its first acquire to its end) and the slow-lock log's
+ * thresholds checked. What touches the server is dispatched to the backend's
+ * row of the backend table. */
 #include "dlock_handle.h"
 
 #include "dlock_build.h"
+#include "dlock_stats.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -83,6 +86,30 @@ int dlock_handle_new(const dlock_target *t, dlock_kind kind, int max_leases, con
 	return DLOCK_OK;
 }
 
+/* The lock numbers: h's hold ended (how); a released one that lasted past
+ * the slow-hold threshold goes to the slow-lock log. Nothing when h's hold
+ * was not counted. */
+static void handle_hold_end(dlock_handle *h, dlock_stat_end how)
+{
+	dlock_slow_event e;
+
+	if (!h->held_since_us) {
+		return;
+	}
+	memset(&e, 0, sizeof(e));
+	e.us = dlock_now_us() - h->held_since_us;
+	h->held_since_us = 0;
+	dlock_stats_hold_end((int)h->target.backend, (int)h->kind, how, e.us);
+	if (how == DLOCK_STAT_RELEASED) {
+		e.hold = 1;
+		e.backend = (int)h->target.backend;
+		e.kind = (int)h->kind;
+		e.path = h->path;
+		e.holder = "";
+		dlock_stats_slow_check(&e);
+	}
+}
+
 /* Forgets h's hold without a word to the server. */
 static void handle_forget(dlock_handle *h)
 {
@@ -90,6 +117,7 @@ static void handle_forget(dlock_handle *h)
 		h->ops->forget(h);
 	}
 	h->holds = 0;
+	handle_hold_end(h, DLOCK_STAT_FORGOTTEN);
 }
 
 /* The fork rule: a hold another process took (this is its fork child) is
@@ -109,6 +137,7 @@ static void handle_sync(dlock_handle *h)
 {
 	if (h->holds > 0 && !h->ops->holding(h)) {
 		h->holds = 0;
+		handle_hold_end(h, DLOCK_STAT_LOST);
 	}
 }
 
@@ -123,6 +152,8 @@ void dlock_handle_free(dlock_handle *h)
 	}
 	h->ops->lock_free(h);
 	dlock_revoke_put(h->revoke);
+	h->ops->lock_free(h); /* releases a hold h still has */
+	handle_hold_end(h, DLOCK_STAT_RELEASED);
 	dlock_target_clear(&h->target);
 	free(h->path);
 	free(h);
@@ -252,12 +283,50 @@ static int handle_policy(dlock_handle *h, dlock_acquire_req *req, dlock_err *err
 	return DLOCK_OK;
 }
 
-int dlock_handle_acquire(dlock_handle *h, dlock_acquire_req *req, dlock_err *err)
+/* An acquire() status as the lock numbers count it. */
+static dlock_stat_result handle_result(int rc)
+{
+	switch (rc) {
+	case DLOCK_OK:
+		return DLOCK_STAT_OK;
+	case DLOCK_ETIMEDOUT:
+		return DLOCK_STAT_TIMEOUT;
+	case DLOCK_EDEADLK:
+	case DLOCK_EINVAL:
+	case DLOCK_EUNSUPPORTED:
+	case DLOCK_EAUTH:
+		return DLOCK_STAT_REFUSED;
+	default:
+		return DLOCK_STAT_ERROR;
+	}
+}
+
+/* The lock numbers of one acquire() that began at t0 and ended with rc; a
+ * wait past the slow-wait threshold goes to the slow-lock log with the
+ * holder the backend named in req->holder. */
+static void handle_acquired(dlock_handle *h, dlock_acquire_req *req, int rc, int64_t t0)
+{
+	dlock_slow_event e;
+
+	memset(&e, 0, sizeof(e));
+	e.us = dlock_now_us() - t0;
+	dlock_stats_acquire((int)h->target.backend, (int)h->kind, handle_result(rc), e.us);
+	e.backend = (int)h->target.backend;
+	e.kind = (int)h->kind;
+	e.path = h->path;
+	e.status = rc;
+	e.holder = req->holder ? req->holder : "";
+	dlock_stats_slow_check(&e);
+	req->holder = NULL; /* it was on dlock_handle_acquire's stack */
+	req->holder_size = 0;
+}
+
+/* Runs the acquire (see dlock_handle_acquire) once the caller timed it. */
+static int handle_acquire(dlock_handle *h, dlock_acquire_req *req, dlock_err *err)
 {
 	handle_busy self;
 	int rc;
 
-	dlock_err_clear(err);
 	if (dlock_handle_acquiring(h)) {
 		return dlock_err_set(err, DLOCK_EDEADLK, 0,
 		                     "lock %.128s: this object's acquire() is already under way (called "
@@ -291,6 +360,8 @@ int dlock_handle_acquire(dlock_handle *h, dlock_acquire_req *req, dlock_err *err
 			h->holds = 1;
 			h->pid = (long)getpid();
 			h->revoke = req->revoke;
+			h->held_since_us = dlock_now_us() | 1; /* never 0: 0 is "not counted" */
+			dlock_stats_hold_begin((int)h->target.backend, (int)h->kind);
 		} else {
 			dlock_revoke_put(req->revoke);
 		}
@@ -298,6 +369,21 @@ int dlock_handle_acquire(dlock_handle *h, dlock_acquire_req *req, dlock_err *err
 	}
 	handles_busy = self.next; /* nested acquires unlink themselves before returning */
 	handle_sync(h);
+	return rc;
+}
+
+int dlock_handle_acquire(dlock_handle *h, dlock_acquire_req *req, dlock_err *err)
+{
+	int64_t t0 = dlock_now_us();
+	char holder[128];
+	int rc;
+
+	dlock_err_clear(err);
+	holder[0] = '\0';
+	req->holder = holder;
+	req->holder_size = sizeof(holder);
+	rc = handle_acquire(h, req, err);
+	handle_acquired(h, req, rc, t0);
 	return rc;
 }
 
@@ -326,6 +412,7 @@ static int handle_release(dlock_handle *h, int wait, int all, dlock_err *err)
 		h->holds = 0;
 		dlock_revoke_put(h->revoke); /* a request for the released hold is no more */
 		h->revoke = NULL;
+		handle_hold_end(h, rc == DLOCK_ELOST ? DLOCK_STAT_LOST : DLOCK_STAT_RELEASED);
 	}
 	return rc;
 }
@@ -435,6 +522,59 @@ int dlock_backend_participants(const dlock_target *t, dlock_kind kind, int max_l
 		return dlock_backend_missing(t->backend, err);
 	}
 	return b->participants(t, kind, max_leases, path, len, intr, out, count, err);
+}
+
+int dlock_backend_list_locks(const dlock_target *t, const char *prefix, size_t len,
+                             const dlock_interrupt *intr, dlock_lock_entry **out, size_t *count,
+                             dlock_err *err)
+{
+	const dlock_backend_ops *b = dlock_handle_ops(t->backend);
+
+	*out = NULL;
+	*count = 0;
+	dlock_err_clear(err);
+	if (!b) {
+		return dlock_backend_missing(t->backend, err);
+	}
+	if (!b->list_locks) {
+		return dlock_err_set(err, DLOCK_EUNSUPPORTED, 0, "%s cannot list its locks",
+		                     dlock_backend_names[t->backend].display);
+	}
+	return b->list_locks(t, prefix, len, intr, out, count, err);
+}
+
+int dlock_backend_force_break(const dlock_target *t, const char *path, size_t len,
+                              const dlock_interrupt *intr, int *broken, dlock_err *err)
+{
+	const dlock_backend_ops *b = dlock_handle_ops(t->backend);
+
+	*broken = 0;
+	dlock_err_clear(err);
+	if (!b) {
+		return dlock_backend_missing(t->backend, err);
+	}
+	if (!b->force_break) {
+		return dlock_err_set(err, DLOCK_EUNSUPPORTED, 0, "locks on %s cannot be broken by force",
+		                     dlock_backend_names[t->backend].display);
+	}
+	return b->force_break(t, path, len, intr, broken, err);
+}
+
+int dlock_backend_wait_change(const dlock_target *t, const char *path, size_t len,
+                              int64_t timeout_ms, const dlock_interrupt *intr, int *changed,
+                              dlock_err *err)
+{
+	const dlock_backend_ops *b = dlock_handle_ops(t->backend);
+
+	*changed = -1;
+	dlock_err_clear(err);
+	if (!b) {
+		return dlock_backend_missing(t->backend, err);
+	}
+	if (!b->wait_change) {
+		return DLOCK_OK;
+	}
+	return b->wait_change(t, path, len, timeout_ms, intr, changed, err);
 }
 
 void dlock_backends_shutdown(int final)

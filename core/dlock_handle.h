@@ -96,6 +96,31 @@ int dlock_backend_participants(const dlock_target *t, dlock_kind kind, int max_l
                                const char *path, size_t len, const dlock_interrupt *intr,
                                dlock_participant **out, size_t *count, dlock_err *err);
 
+/* The locks on t whose names start with prefix[0..len), for operators, into
+ * *out (dlock_lock_entries_free) and *count: name, family, contenders. What a
+ * backend can list and how is its own (ZooKeeper: a walk of the tree; Redis:
+ * SCAN; SQL: the server's lock views); DLOCK_EUNSUPPORTED where it cannot. */
+int dlock_backend_list_locks(const dlock_target *t, const char *prefix, size_t len,
+                             const dlock_interrupt *intr, dlock_lock_entry **out, size_t *count,
+                             dlock_err *err);
+
+/* Ends the current holds of the lock at path on t whoever has them (deletes
+ * the holders' nodes or keys, or ends their sessions): the operator's forced
+ * break. *broken is the number of holds ended (0: nothing was held). The old
+ * holder is not told: a resource that checks fencing tokens refuses it once
+ * the next holder has written; one that does not now has two writers.
+ * DLOCK_EUNSUPPORTED where the backend cannot. */
+int dlock_backend_force_break(const dlock_target *t, const char *path, size_t len,
+                              const dlock_interrupt *intr, int *broken, dlock_err *err);
+
+/* Waits, blocking on the server's own event (no polling), until the queue
+ * of the lock at path on t changes or timeout_ms passes: *changed 1
+ * changed, 0 timed out, -1 the backend cannot wait for it (not offered, or
+ * nothing there to watch yet: the caller looks again later). */
+int dlock_backend_wait_change(const dlock_target *t, const char *path, size_t len,
+                              int64_t timeout_ms, const dlock_interrupt *intr, int *changed,
+                              dlock_err *err);
+
 /* Closes every backend's unused sessions and connections and stops helper
  * threads that nothing needs (request end without persistence); final != 0
  * (module end) stops them whatever they still serve: the code they run is

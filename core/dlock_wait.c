@@ -19,6 +19,17 @@ int64_t dlock_now_ms(void)
 	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
+int64_t dlock_now_us(void)
+{
+	struct timespec ts;
+
+#ifdef CLOCK_BOOTTIME
+	if (clock_gettime(CLOCK_BOOTTIME, &ts) != 0)
+#endif
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+}
+
 int dlock_interrupted(const dlock_interrupt *intr)
 {
 	return intr && intr->fn && intr->fn(intr->arg);

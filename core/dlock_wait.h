@@ -23,6 +23,9 @@ typedef struct dlock_interrupt {
 /* Milliseconds on a monotonic clock that includes time suspended. */
 int64_t dlock_now_ms(void);
 
+/* Microseconds on the same clock (the lock numbers' wait and hold times). */
+int64_t dlock_now_us(void);
+
 /* Non-zero when intr (may be NULL) asks the wait to stop. */
 int dlock_interrupted(const dlock_interrupt *intr);
 

@@ -5,6 +5,8 @@
 #   DLOCK_PACKAGES_PRESENT=1    do not check or install packages (a chroot of
 #                               scripts/runners/matrix.sh, whose Debian names differ and
 #                               which has no network while its tests run)
+#   DLOCK_BIN_DIR=/usr/local/bin  where to install the dlock command (bin/dlock);
+#                               empty: not installed
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -23,6 +25,12 @@ if ((${#missing[@]})); then
 	export DEBIAN_FRONTEND=noninteractive
 	apt-get update -qq
 	apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+# the operator's command (docs/operations.md) on the PATH; DLOCK_BIN_DIR= skips it
+bin_dir=${DLOCK_BIN_DIR-/usr/local/bin}
+if [[ -n $bin_dir && -d $bin_dir && -w $bin_dir ]] && ! cmp -s bin/dlock "$bin_dir/dlock"; then
+	install -m 755 bin/dlock "$bin_dir/dlock" && echo "setup: installed $bin_dir/dlock"
 fi
 
 sources=(config.m4 dlock*.c php_dlock*.h dlock_arginfo.h core/*.c core/*.h core/redis/*.c core/redis/*.h core/sql/*.c core/sql/*.h core/zk/*.c core/zk/*.h)

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "../dlock_dsn.h"
+#include "dlock_redis_admin.h"
 #include "dlock_redis_lock.h"
 #include "dlock_redis_pool.h"
 #include "dlock_redis_revoke.h"
@@ -176,6 +177,8 @@ const dlock_backend_ops dlock_redis_backend = {
     .connections = rb_connections,
     .shutdown = rb_shutdown,
     .token_fetch = NULL, /* the token comes with the grant */
+    .list_locks = dlock_redis_admin_list,
+    .force_break = dlock_redis_admin_break,
     .library = rb_library,
     .log_configure = NULL,
     .revoke_request = rb_revoke_request,

@@ -278,8 +278,62 @@ static const char dlock_lua_list[] = DLOCK_LUA_FORMATS
     "end "
     "return out ";
 
+/* What the key at KEYS[1] is, for operators (listLocks, forceBreak): peek(k,
+ * q, tk, pw) returns its family ('mutex': a Redisson hash with owner fields,
+ * a symfony/lock set, or a string with dlock's token counter beside it; 'rw':
+ * a set of "r:"/"w:" members; 'semaphore': another set with dlock's token
+ * counter; 'unknown': no hold that is a lock's, but live waiters; '': not a
+ * lock), its live holders and its live waiters. A string without dlock's
+ * counter is not taken for a lock: it may be any value (Laravel's own
+ * locks, written without dlock, are not listed). */
+#define DLOCK_LUA_PEEK                                                                             \
+	"local function peek(k, q, tk, pw) "                                                           \
+	"local t = redis.call('type', k).ok "                                                          \
+	"local kind, n, w = '', 0, 0 "                                                                 \
+	"if t == 'hash' then "                                                                         \
+	"for _, f in ipairs(redis.call('hkeys', k)) do "                                               \
+	"if string.match(f, ':%d+$') then n = n + 1 end end "                                          \
+	"if n > 0 then kind = 'mutex' end "                                                            \
+	"elseif t == 'zset' then "                                                                     \
+	"local sym, rw = false, false "                                                                \
+	"for _, m in ipairs(redis.call('zrangebyscore', k, '(' .. nowms(), '+inf')) do "               \
+	"local p = string.sub(m, 1, 2) "                                                               \
+	"if m == '__write__' then sym = true else n = n + 1 end "                                      \
+	"if p == 'r:' or p == 'w:' then rw = true end end "                                            \
+	"if n > 0 then "                                                                               \
+	"if sym then kind = 'mutex' elseif rw then kind = 'rw' "                                       \
+	"elseif redis.call('exists', tk) == 1 then kind = 'semaphore' else n = 0 end end "             \
+	"elseif t == 'string' and redis.call('exists', tk) == 1 then kind = 'mutex' n = 1 end "        \
+	"if redis.call('type', q).ok == 'list' then "                                                  \
+	"for _, x in ipairs(redis.call('lrange', q, 0, -1)) do "                                       \
+	"if redis.call('exists', pw .. x) == 1 then w = w + 1 end end end "                            \
+	"if kind == '' and w > 0 then kind = 'unknown' end "                                           \
+	"return kind, n, w end "
+
+/* KEYS: lock, queue, token. ARGV: wait prefix. Returns {family, holders,
+ * waiters} (see peek). */
+static const char dlock_lua_peek[] =
+    DLOCK_LUA_FORMATS DLOCK_LUA_PEEK "local kind, n, w = peek(KEYS[1], KEYS[2], KEYS[3], ARGV[1]) "
+                                     "return {kind, n, w} ";
+
+/* KEYS: lock, queue, token, Redisson's channel. ARGV: wait prefix, wake
+ * prefix, heartbeat ttl ms. The operator's forced break: when the key is a
+ * held lock (see peek), deletes it (every current hold of it ends, whoever
+ * has it), wakes the waiters that may now go, and publishes Redisson's
+ * unlock message. The token counter is kept, so the next grant's token is
+ * higher. Returns {family, holds ended}. */
+static const char dlock_lua_break[] = DLOCK_LUA_FORMATS DLOCK_LUA_WAKE DLOCK_LUA_PEEK
+    "local kind, n, w = peek(KEYS[1], KEYS[2], KEYS[3], ARGV[1]) "
+    "if n == 0 then return {kind, 0} end "
+    "local hash = redis.call('type', KEYS[1]).ok == 'hash' "
+    "redis.call('del', KEYS[1]) "
+    "wake(KEYS[1], KEYS[2], ARGV[1], ARGV[2], tonumber(ARGV[3])) "
+    "if hash then redis.pcall('publish', KEYS[4], 0) end "
+    "return {kind, n} ";
+
 static const char *const dlock_lua[DLOCK_RS_COUNT] = {
-    dlock_lua_lock, dlock_lua_unlock, dlock_lua_leave, dlock_lua_renew, dlock_lua_list,
+    dlock_lua_lock, dlock_lua_unlock, dlock_lua_leave, dlock_lua_renew,
+    dlock_lua_list, dlock_lua_peek,   dlock_lua_break,
 };
 
 /* Non-zero for an error reply that says "not now" rather than "never": a

@@ -14,6 +14,8 @@ typedef enum dlock_redis_script_id {
 	DLOCK_RS_LEAVE,    /* a waiter gives up: leave the queue, pass on a wake-up */
 	DLOCK_RS_RENEW,    /* extend the leases of held locks; report the ones gone */
 	DLOCK_RS_LIST,     /* holders and live waiters */
+	DLOCK_RS_PEEK,     /* what a key is: lock family, holders, waiters (listLocks) */
+	DLOCK_RS_BREAK,    /* the operator's forced break: delete a held lock, wake waiters */
 	DLOCK_RS_COUNT
 } dlock_redis_script_id;
 

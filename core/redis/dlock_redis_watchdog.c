@@ -54,6 +54,8 @@ typedef struct dlock_redis_wd_group {
 	int stop;                          /* asks the thread to end (atomic: read unlocked) */
 	int in_call;                       /* the thread uses conn outside wd_mu (wd_mu) */
 	int connected;                     /* conn has a socket (wd_mu) */
+	int64_t wake_at;                   /* the thread sleeps until then (INT64_MAX: until signalled;
+	                                      0: awake, it looks at the leases before it sleeps) (wd_mu) */
 	char master[280];                  /* Sentinel: "host:port" last named, "" before (thread) */
 } wd_group;
 
@@ -277,13 +279,17 @@ static int wd_round(wd_group *g, int64_t now)
 	return n;
 }
 
-/* Sleeps on g's condition until abs_ms (< 0: until signalled); wd_mu held. */
+/* Sleeps on g's condition until abs_ms (< 0: until signalled); wd_mu held.
+ * g->wake_at says until when while it sleeps, so that a new lease due later
+ * need not wake it (dlock_redis_watchdog_register). */
 static void wd_sleep(wd_group *g, int64_t now, int64_t until)
 {
 	struct timespec ts;
 
 	if (until < 0) {
+		g->wake_at = INT64_MAX;
 		pthread_cond_wait(&g->cond, &wd_mu);
+		g->wake_at = 0;
 		return;
 	}
 	clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -293,7 +299,9 @@ static void wd_sleep(wd_group *g, int64_t now, int64_t until)
 		ts.tv_sec++;
 		ts.tv_nsec -= 1000000000;
 	}
+	g->wake_at = until;
 	pthread_cond_timedwait(&g->cond, &wd_mu, &ts);
+	g->wake_at = 0;
 }
 
 static void *wd_main(void *arg)
@@ -389,7 +397,13 @@ int dlock_redis_watchdog_register(dlock_redis_lease *l, int64_t sent_at, dlock_e
 	l->group = g;
 	l->next = g->leases;
 	g->leases = l;
-	pthread_cond_signal(&g->cond);
+	/* the thread is woken only when it sleeps past this lease's renewal:
+	 * awake (wake_at 0) it looks at every lease before it sleeps again, and
+	 * one that wakes in time renews this one then; a thread woken for
+	 * nothing on every acquire is a process switch a cycle */
+	if (g->wake_at > l->renew_at) {
+		pthread_cond_signal(&g->cond);
+	}
 	pthread_mutex_unlock(&wd_mu);
 	return DLOCK_OK;
 }

@@ -44,6 +44,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "dlock_my_admin.h"
 #include "dlock_my_conn.h"
 #include "dlock_my_session.h"
 #include "../dlock_dsn.h"
@@ -504,6 +505,20 @@ static int dlock_my_participants(dlock_sql_conn *c, const char *name, size_t len
 	return DLOCK_OK;
 }
 
+char *dlock_my_lock_name_sql(const dlock_sql_conn *c, const char *name, size_t len)
+{
+	char *expr = malloc(DLOCK_MY_EXPR_MAX), hex[DLOCK_MY_HEX_MAX];
+
+	if (expr && (len == 0 || len > DLOCK_SQL_NAME_MAX)) {
+		free(expr);
+		return NULL;
+	}
+	if (expr) {
+		dlock_my_names(c, expr, hex, name, len);
+	}
+	return expr;
+}
+
 static int dlock_my_socket(const dlock_sql_conn *c)
 {
 	return c && c->my ? (int)mysql_get_socket(c->my) : -1;
@@ -543,6 +558,8 @@ const dlock_sql_driver dlock_my_driver = {
     .socket = dlock_my_socket,
     .alive = dlock_my_alive,
     .participants = dlock_my_participants,
+    .list = dlock_my_admin_list,
+    .terminate = dlock_my_admin_break,
     .session_id = dlock_my_session_id,
     .token = dlock_my_token,
     .library_end = dlock_my_library_end,

@@ -353,12 +353,50 @@ static int dlock_my_fail(dlock_sql_conn *c, const char *what, dlock_err *err)
 	return dlock_err_set(err, rc, 0, "%s: %s: %.160s (%u)", c->where, what, mysql_error(c->my), e);
 }
 
+/* With want_text: the first column of every row of res as lines in
+ * q->text (replacing an earlier result set's). Out of memory: text NULL. */
+static void dlock_my_keep_text(dlock_my_query *q, MYSQL_RES *res)
+{
+	MYSQL_ROW row;
+	size_t cap = 256;
+
+	free(q->text);
+	q->text_len = 0;
+	if (!(q->text = malloc(cap))) {
+		return;
+	}
+	q->text[0] = '\0';
+	while ((row = mysql_fetch_row(res)) != NULL) { /* stored: no I/O */
+		size_t n = row[0] ? strlen(row[0]) : 0;
+
+		if (q->text_len + n + 2 > cap) {
+			char *g = realloc(q->text, cap = (q->text_len + n + 2) * 2);
+
+			if (!g) {
+				free(q->text);
+				q->text = NULL;
+				return;
+			}
+			q->text = g;
+		}
+		memcpy(q->text + q->text_len, row[0] ? row[0] : "", n);
+		q->text_len += n;
+		q->text[q->text_len++] = '\n';
+		q->text[q->text_len] = '\0';
+	}
+	mysql_data_seek(res, 0);
+}
+
 /* Keeps the first row of a stored result in q (integers; NULLs flagged). */
 static void dlock_my_keep_row(dlock_my_query *q, MYSQL_RES *res)
 {
-	MYSQL_ROW row = mysql_fetch_row(res); /* stored: no I/O */
+	MYSQL_ROW row;
 	unsigned int n = mysql_num_fields(res), i;
 
+	if (q->want_text) {
+		dlock_my_keep_text(q, res);
+	}
+	row = mysql_fetch_row(res); /* stored: no I/O */
 	if (!row) {
 		return;
 	}

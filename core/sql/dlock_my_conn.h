@@ -38,6 +38,10 @@ typedef struct dlock_my_query {
 	int nv;            /* columns of the last row wanted in v / isnull (at most 5) */
 	int64_t v[5];      /* the first row of the last result set, as integers */
 	int isnull[5];     /* non-zero where that column was SQL NULL */
+	char *text;        /* with want_text: the first column of every row of the last result
+	                      set, each line ending "\n" (malloc()ed; the caller frees it) */
+	size_t text_len;   /* bytes of text */
+	int want_text;     /* set by the caller: fill text (for values that are no integers) */
 	const char *sql;   /* the statement text (caller-owned while the query runs) */
 	unsigned long len; /* bytes of sql */
 } dlock_my_query;

@@ -360,12 +360,17 @@ static int dlock_pg_participants(dlock_sql_conn *c, const char *name, size_t len
 		return dlock_err_set(err, DLOCK_ENOMEM, 0, "out of memory");
 	}
 	dlock_pg_key(name, len, k);
+	/* session: its client address and application_name; since: when a
+	 * waiter began to wait (14+; a grant's time is not recorded) */
 	sprintf(sql,
 	        "SELECT l.pid, l.mode = 'ExclusiveLock', l.granted, (SELECT token "
 	        "FROM " DLOCK_SQL_TOKEN_TABLE
-	        " WHERE name = decode('%s', 'hex')) FROM pg_locks l WHERE " PG_LOCKS_OF(
+	        " WHERE name = decode('%s', 'hex')), coalesce(host(a.client_addr) || ':' || "
+	        "a.client_port, 'local') || ' ' || coalesce(a.application_name, ''), %s "
+	        "FROM pg_locks l LEFT JOIN pg_stat_activity a ON a.pid = l.pid WHERE " PG_LOCKS_OF(
 	            "%s") " ORDER BY l.granted DESC, %s l.pid",
-	        h, k, c->version >= 140000 ? "l.waitstart NULLS FIRST," : "" /* 14+ */);
+	        h, c->version >= 140000 ? "(extract(epoch FROM l.waitstart) * 1000)::bigint" : "NULL",
+	        k, c->version >= 140000 ? "l.waitstart NULLS FIRST," : "" /* 14+ */);
 	rc = dlock_pg_query(c, sql, deadline, &r, err);
 	free(sql);
 	free(h);
@@ -379,7 +384,9 @@ static int dlock_pg_participants(dlock_sql_conn *c, const char *name, size_t len
 	for (i = 0; i < PQntuples(r); i++, n++) {
 		list[n].name = dlock_strndup(PQgetvalue(r, i, 0), strlen(PQgetvalue(r, i, 0)));
 		list[n].data = dlock_strndup("", 0);
-		if (!list[n].name || !list[n].data) {
+		list[n].session = dlock_strndup(PQgetvalue(r, i, 4), strlen(PQgetvalue(r, i, 4)));
+		list[n].since = PQgetisnull(r, i, 5) ? 0 : strtoll(PQgetvalue(r, i, 5), NULL, 10);
+		if (!list[n].name || !list[n].data || !list[n].session) {
 			n++;
 			dlock_participants_free(list, (size_t)n);
 			PQclear(r);
@@ -472,4 +479,6 @@ const dlock_sql_driver dlock_pg_driver = {
     .notify = dlock_pg_notify,
     .wait_event = dlock_pg_wait_event,
     .library = dlock_pg_library,
+    .list = dlock_pg_admin_list,
+    .terminate = dlock_pg_admin_break,
 };

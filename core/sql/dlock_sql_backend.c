@@ -5,6 +5,7 @@
 #include "../dlock_backend.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "dlock_sql_lock.h"
 #include "dlock_sql_pool.h"
@@ -44,6 +45,7 @@ static int dlock_sql_sem_participants(const dlock_sql_driver *drv, dlock_sql_con
 			} else if (!part[j].holder) {
 				free(part[j].name);
 				free(part[j].data);
+				free(part[j].session);
 				continue; /* a slot is only ever tried, never waited for */
 			}
 			part[j].token = 0;
@@ -102,6 +104,61 @@ static int dlock_sql_participants(const dlock_target *t, dlock_kind kind, int ma
 	return rc;
 }
 
+static int dlock_sql_list_locks(const dlock_target *t, const char *prefix, size_t len,
+                                const dlock_interrupt *intr, dlock_lock_entry **out, size_t *count,
+                                dlock_err *err)
+{
+	const dlock_sql_driver *drv = dlock_sql_driver_of(t);
+	int64_t deadline = dlock_now_ms() + t->connect_timeout_ms;
+	dlock_sql_entry *e;
+	int rc;
+
+	if (len > DLOCK_SQL_NAME_MAX || memchr(prefix, '\0', len)) {
+		return dlock_err_set(err, DLOCK_EINVAL, 0, "must be at most %d bytes without NUL",
+		                     DLOCK_SQL_NAME_MAX);
+	}
+	if ((rc = dlock_sql_target_validate(drv, t, err)) != DLOCK_OK) {
+		return rc;
+	}
+	if (!drv->list) {
+		return dlock_err_set(err, DLOCK_EUNSUPPORTED, 0, "%s cannot list its locks by name",
+		                     drv->name);
+	}
+	if ((rc = dlock_sql_pool_get(drv, t, NULL, 0, intr, &e, err)) != DLOCK_OK) {
+		return rc;
+	}
+	rc = drv->list(e->conn, prefix, len, deadline, out, count, err);
+	if (rc == DLOCK_ECONNLOSS) {
+		dlock_sql_pool_drop(e);
+	}
+	return rc;
+}
+
+static int dlock_sql_force_break(const dlock_target *t, const char *path, size_t len,
+                                 const dlock_interrupt *intr, int *broken, dlock_err *err)
+{
+	const dlock_sql_driver *drv = dlock_sql_driver_of(t);
+	int64_t deadline = dlock_now_ms() + t->connect_timeout_ms;
+	dlock_sql_entry *e;
+	int rc;
+
+	if ((rc = dlock_sql_name_validate(path, len, err)) != DLOCK_OK ||
+	    (rc = dlock_sql_target_validate(drv, t, err)) != DLOCK_OK) {
+		return rc;
+	}
+	if (!drv->terminate) {
+		return dlock_err_set(err, DLOCK_EUNSUPPORTED, 0, "%s cannot break a lock", drv->name);
+	}
+	if ((rc = dlock_sql_pool_get(drv, t, NULL, 0, intr, &e, err)) != DLOCK_OK) {
+		return rc;
+	}
+	rc = drv->terminate(e->conn, path, len, deadline, broken, err);
+	if (rc == DLOCK_ECONNLOSS) {
+		dlock_sql_pool_drop(e);
+	}
+	return rc;
+}
+
 /* The two tables differ only in their name and their own connections. */
 #define DLOCK_SQL_OPS(connections_fn, shutdown_fn, library_fn, no_revoke_why)                      \
 	{                                                                                              \
@@ -112,7 +169,8 @@ static int dlock_sql_participants(const dlock_target *t, dlock_kind kind, int ma
 		.verify = dlock_sql_lock_verify, .token = dlock_sql_lock_token,                            \
 		.self_conflict = dlock_sql_lock_self_conflict, .participants = dlock_sql_participants,     \
 		.connections = connections_fn, .shutdown = shutdown_fn,                                    \
-		.token_fetch = dlock_sql_lock_token_fetch, .library = library_fn, .log_configure = NULL,   \
+		.token_fetch = dlock_sql_lock_token_fetch, .list_locks = dlock_sql_list_locks,             \
+		.force_break = dlock_sql_force_break, .library = library_fn, .log_configure = NULL,        \
 		.no_revoke = no_revoke_why,                                                                \
 	}
 

@@ -134,6 +134,20 @@ typedef struct dlock_sql_driver {
 	/* The client library and its version, e.g. "libpq 15.5" (a static buffer). */
 	const char *(*library)(void);
 
+	/* Optional (NULL: the server cannot tell): the locks held or waited
+	 * for whose names start with prefix[0..len) and that the server can
+	 * name, sorted by name, into *out (dlock_lock_entries_free) and *count.
+	 * Returns DLOCK_OK, DLOCK_ECONNLOSS, DLOCK_ESERVER or DLOCK_ENOMEM. */
+	int (*list)(dlock_sql_conn *c, const char *prefix, size_t len, int64_t deadline,
+	            dlock_lock_entry **out, size_t *count, dlock_err *err);
+
+	/* Optional (NULL: not offered): the operator's forced break, ending the
+	 * sessions that hold name now (never c's), every hold of theirs with
+	 * them; *broken is how many. Returns DLOCK_OK, DLOCK_ECONNLOSS,
+	 * DLOCK_ESERVER (e.g. not allowed to end them) or DLOCK_ENOMEM. */
+	int (*terminate)(dlock_sql_conn *c, const char *name, size_t len, int64_t deadline, int *broken,
+	                 dlock_err *err);
+
 	/* Notifications, for semaphores (NULL when the server has none: the
 	 * generic layer then does not offer semaphores). A channel is named by
 	 * any bytes chan[0..len); two names may share a channel (a spurious

@@ -1,5 +1,5 @@
 /* test_core.c: the runner of the lock core's tests without PHP (one file per
- * module beside it: test_name.c, test_option.c, test_zk_rule.c, test_sql.c,
+ * module beside it: test_name.c, test_option.c, test_stats.c, test_zk_rule.c, test_sql.c,
  * test_zk_server.c). Pure checks run always; the rest run against the
  * ZooKeeper named by $DLOCK_TEST_HOSTS (required). Prints one line per failed
  * check and a final "N passed, N failed". */
@@ -21,6 +21,7 @@ int main(void)
 	test_hosts_space();
 	test_names();
 	test_options();
+	test_stats();
 	test_rules();
 	test_sha256();
 	test_sql_dsn();

@@ -33,6 +33,9 @@ void test_names(void);
 /* test_option.c: the options table. */
 void test_options(void);
 
+/* test_stats.c: the lock numbers and slow-lock thresholds. */
+void test_stats(void);
+
 /* test_zk_rule.c: the ZooKeeper queue rules. */
 void test_rules(void);
 

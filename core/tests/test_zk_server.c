@@ -26,7 +26,7 @@ static dlock_session_cfg cfg_n(int n)
 
 static dlock_acquire_opts opts(const dlock_session_cfg *c, int64_t timeout_ms)
 {
-	dlock_acquire_opts o = {c, "t", 1, timeout_ms, NULL, NULL, 0, NULL};
+	dlock_acquire_opts o = {c, "t", 1, timeout_ms, NULL, NULL, 0, NULL, NULL, 0};
 
 	return o;
 }

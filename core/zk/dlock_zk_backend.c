@@ -2,6 +2,7 @@
  * queue recipe (dlock_lock, dlock_pool, dlock_queue) to dlock_backend_ops. */
 #include "../dlock_backend.h"
 
+#include "dlock_zk_admin.h"
 #include "dlock_zk_create.h"
 #include "dlock_zk_lock.h"
 #include "dlock_zk_log.h"
@@ -43,6 +44,8 @@ static void zkb_opts(dlock_handle *h, const dlock_acquire_req *req, dlock_sessio
 	o->grant_node = req->grant_from ? dlock_lock_node(req->grant_from->impl) : NULL;
 	o->no_self_wait = req->no_self_wait;
 	o->revoke = req->revoke;
+	o->holder = req->holder;
+	o->holder_size = req->holder_size;
 }
 
 static int zkb_acquire(dlock_handle *h, const dlock_acquire_req *req, dlock_err *err)
@@ -149,6 +152,71 @@ static int zkb_revoke_request(const dlock_target *t, dlock_kind kind, int max_le
 	return rc;
 }
 
+/* A listing prefix: "/" (or "": every lock) or a valid lock path. */
+static int zkb_list_locks(const dlock_target *t, const char *prefix, size_t len,
+                          const dlock_interrupt *intr, dlock_lock_entry **out, size_t *count,
+                          dlock_err *err)
+{
+	dlock_session_cfg cfg;
+	dlock_session *s = NULL;
+	int rc;
+
+	if (len == 0) {
+		prefix = "/";
+		len = 1;
+	}
+	if (!(len == 1 && prefix[0] == '/') &&
+	    (rc = dlock_path_validate(prefix, len, err)) != DLOCK_OK) {
+		return rc;
+	}
+	zkb_cfg(t, &cfg);
+	if ((rc = dlock_pool_get(&cfg, intr, &s, err)) != DLOCK_OK) {
+		return rc;
+	}
+	rc = dlock_zk_admin_list(s, prefix, t->connect_timeout_ms, intr, out, count, err);
+	dlock_session_unref(s);
+	return rc;
+}
+
+static int zkb_force_break(const dlock_target *t, const char *path, size_t len,
+                           const dlock_interrupt *intr, int *broken, dlock_err *err)
+{
+	dlock_session_cfg cfg;
+	dlock_session *s = NULL;
+	int rc;
+
+	if ((rc = dlock_path_validate(path, len, err)) != DLOCK_OK) {
+		return rc;
+	}
+	zkb_cfg(t, &cfg);
+	if ((rc = dlock_pool_get(&cfg, intr, &s, err)) != DLOCK_OK) {
+		return rc;
+	}
+	rc = dlock_zk_admin_break(s, path, t->connect_timeout_ms, intr, broken, err);
+	dlock_session_unref(s);
+	return rc;
+}
+
+static int zkb_wait_change(const dlock_target *t, const char *path, size_t len, int64_t timeout_ms,
+                           const dlock_interrupt *intr, int *changed, dlock_err *err)
+{
+	dlock_session_cfg cfg;
+	dlock_session *s = NULL;
+	int rc;
+
+	*changed = -1;
+	if ((rc = dlock_path_validate(path, len, err)) != DLOCK_OK) {
+		return rc;
+	}
+	zkb_cfg(t, &cfg);
+	if ((rc = dlock_pool_get(&cfg, intr, &s, err)) != DLOCK_OK) {
+		return rc;
+	}
+	rc = dlock_zk_admin_wait(s, path, timeout_ms, t->connect_timeout_ms, intr, changed, err);
+	dlock_session_unref(s);
+	return rc;
+}
+
 static const char *zkb_library(void)
 {
 	return "ZooKeeper C client " ZOO_VERSION;
@@ -179,6 +247,9 @@ const dlock_backend_ops dlock_zk_backend = {
     .connections = dlock_pool_size,
     .shutdown = zkb_shutdown,
     .token_fetch = NULL, /* the token is the node's zxid, known from the acquire */
+    .list_locks = zkb_list_locks,
+    .force_break = zkb_force_break,
+    .wait_change = zkb_wait_change,
     .library = zkb_library,
     .log_configure = dlock_zklog_configure,
     .revoke_request = zkb_revoke_request,

@@ -87,13 +87,6 @@ static void on_stat(int rc, const struct Stat *stat, const void *data)
 	}
 }
 
-static void on_data(int rc, const char *value, int len, const struct Stat *stat, const void *data)
-{
-	(void)value;
-	(void)len;
-	on_stat(rc, stat, data);
-}
-
 static void on_got(int rc, const char *value, int len, const struct Stat *stat, const void *data)
 {
 	dlock_call *c = (dlock_call *)data;
@@ -194,7 +187,7 @@ static void on_watch(int rc, const char *value, int len, const struct Stat *stat
 	dlock_call *c = (dlock_call *)data;
 
 	dlock_session_watch_replied(c->s, c->watch, rc);
-	on_data(rc, value, len, stat, data);
+	on_got(rc, value, len, stat, data); /* the data names whom we wait for */
 }
 
 dlock_call *dlock_call_watch(dlock_session *s, dlock_watch *w)
@@ -207,6 +200,31 @@ dlock_call *dlock_call_watch(dlock_session *s, dlock_watch *w)
 		c->watch = w;
 		dlock_session_watch_sent(s, w);
 		zrc = zoo_awget(zh, dlock_watch_path(w), dlock_session_watcher, w, on_watch, c);
+		if (zrc != ZOK) { /* not sent: no reply will come */
+			dlock_session_watch_replied(s, w, zrc);
+		}
+	}
+	return call_sent(c, zrc);
+}
+
+static void on_children_watch(int rc, const struct String_vector *strings, const void *data)
+{
+	dlock_call *c = (dlock_call *)data;
+
+	dlock_session_watch_replied(c->s, c->watch, rc);
+	on_children(rc, strings, data);
+}
+
+dlock_call *dlock_call_watch_children(dlock_session *s, dlock_watch *w, const char *path)
+{
+	dlock_call *c = call_new(s);
+	zhandle_t *zh = dlock_session_zh(s);
+	int zrc = ZINVALIDSTATE;
+
+	if (c && zh) {
+		c->watch = w;
+		dlock_session_watch_sent(s, w);
+		zrc = zoo_awget_children(zh, path, dlock_session_watcher, w, on_children_watch, c);
 		if (zrc != ZOK) { /* not sent: no reply will come */
 			dlock_session_watch_replied(s, w, zrc);
 		}

@@ -37,10 +37,14 @@ dlock_call *dlock_call_create(dlock_session *s, const char *path, const char *da
 dlock_call *dlock_call_children(dlock_session *s, const char *path);
 dlock_call *dlock_call_exists(dlock_session *s, const char *path);
 dlock_call *dlock_call_delete(dlock_session *s, const char *path);
-/* getData of w's node, arming w (its events come separately, see
- * dlock_session_wait_watches). The caller keeps its use of w until the
- * call is released. */
+/* getData of w's node (data and stat copied into the call), arming w (its events come separately,
+ * see dlock_session_wait_watches). The caller keeps its use of w until the call is released. */
 dlock_call *dlock_call_watch(dlock_session *s, dlock_watch *w);
+/* getChildren of `path`, arming w as a child watch (an event when a child
+ * is added or removed, or the node is deleted). w must be a watch record of
+ * its own, never one a data watch uses (a record tracks one client watcher):
+ * dlock_zk_admin.c keys its records apart. The listing comes in c->kids. */
+dlock_call *dlock_call_watch_children(dlock_session *s, dlock_watch *w, const char *path);
 /* getData without a watch: the data and stat are copied into the call. */
 dlock_call *dlock_call_get(dlock_session *s, const char *path);
 /* setData of `path` (any version): a semaphore waiter granted after waiting

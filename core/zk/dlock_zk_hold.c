@@ -55,6 +55,7 @@ void dlock_hold_forget(dlock_lock *l)
 	free(l->hosts);
 	l->node = l->hosts = NULL;
 	l->held = 0;
+	l->lost = 0;
 	l->token = 0;
 	if (l->sess) {
 		dlock_session_unref(l->sess);
@@ -129,6 +130,10 @@ int dlock_hold_check(dlock_lock *l, int64_t deadline, dlock_err *err)
 		return dlock_err_set(err, DLOCK_EFORKED, 0,
 		                     "lock %.128s is held by the parent process, not this fork", l->path);
 	}
+	if (l->lost) { /* an earlier check's verdict is final */
+		return dlock_err_set(err, DLOCK_ELOST, ZNONODE, "lock %.128s was lost: its node is gone",
+		                     l->path);
+	}
 	h = dlock_session_health(l->sess);
 	if (h == DLOCK_HEALTH_DEAD) {
 		return dlock_err_set(err, DLOCK_ELOST, ZSESSIONEXPIRED,
@@ -158,6 +163,10 @@ int dlock_hold_check(dlock_lock *l, int64_t deadline, dlock_err *err)
 		return DLOCK_OK;
 	}
 	if (zrc == ZOK || zrc == ZNONODE || zrc == ZSESSIONEXPIRED) {
+		/* deleted (an operator's break, or another client) or another session's: the
+		 * hold is over for good, whatever the session says later */
+		l->lost = 1;
+		hold_unconfirm(l);
 		return dlock_err_set(err, DLOCK_ELOST, zrc, "lock %.128s was lost: its node is gone",
 		                     l->path);
 	}
@@ -234,6 +243,11 @@ int dlock_lock_release(dlock_lock *l, int wait, dlock_err *err)
 		return dlock_err_set(err, DLOCK_EFORKED, 0,
 		                     "lock %.128s is held by the parent process, not this fork", l->path);
 	}
+	if (l->lost) { /* found gone by a check: nothing of ours to delete */
+		dlock_hold_forget(l);
+		return dlock_err_set(err, DLOCK_ELOST, ZNONODE, "lock %.128s was lost: its node is gone",
+		                     l->path);
+	}
 	deadline = dlock_hold_own_deadline(l->sess);
 	h = dlock_session_health(l->sess);
 	if (h == DLOCK_HEALTH_UNCERTAIN) {
@@ -270,7 +284,7 @@ int dlock_lock_verify(dlock_lock *l, dlock_err *err)
 
 int dlock_lock_held(dlock_lock *l)
 {
-	if (!l->held || !l->sess || !dlock_session_owned(l->sess) ||
+	if (!l->held || l->lost || !l->sess || !dlock_session_owned(l->sess) ||
 	    dlock_session_health(l->sess) != DLOCK_HEALTH_ALIVE) {
 		return 0;
 	}

@@ -31,6 +31,7 @@
 #include "dlock_zk_call.h"
 #include "dlock_zk_create.h"
 #include "../dlock_fault.h"
+#include "../dlock_stats.h"
 #include "dlock_zk_lock_int.h"
 #include "dlock_zk_pool.h"
 #include "dlock_zk_err.h"
@@ -318,6 +319,10 @@ static int lock_watch_wait(dlock_lock *l, const dlock_acquire_opts *o, int64_t d
 		goto done;
 	}
 	l->confirmed_at = sent; /* what the watches report is at least this fresh */
+	if (o->holder && c[0]->data) {
+		/* the node we wait for: its participant data, for the slow-lock log */
+		dlock_stats_holder_copy(o->holder, o->holder_size, c[0]->data, c[0]->data_len);
+	}
 	if (l->kind == DLOCK_KIND_SEMAPHORE && !sure && c[0]->stat.version > 0) {
 		*type = ZOO_CHANGED_EVENT; /* touched before our watch: granted since we looked */
 		goto done;
@@ -458,7 +463,7 @@ static int lock_reenter(dlock_lock *l, int64_t deadline, dlock_err *err)
 			                     l->path);
 		}
 		if (h == DLOCK_HEALTH_ALIVE) {
-			rc = dlock_hold_stale(l) ? dlock_hold_check(l, deadline, err) : DLOCK_OK;
+			rc = dlock_hold_stale(l) || l->lost ? dlock_hold_check(l, deadline, err) : DLOCK_OK;
 			if (rc == DLOCK_ECONNLOSS && dlock_session_health(l->sess) != DLOCK_HEALTH_ALIVE) {
 				continue; /* the check met the disconnect: wait for the verdict */
 			}

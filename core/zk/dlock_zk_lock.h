@@ -31,6 +31,9 @@ typedef struct dlock_acquire_opts {
 	                                 process holds through another lock object */
 	dlock_revoke *revoke;         /* a revocable hold's cell: once held, our node's data is
 	                                 watched for a revocation request; NULL otherwise */
+	char *holder;                 /* NULL, or where a wait writes the data of the node it
+	                                 watched (the holder or waiter ahead), holder_size bytes */
+	size_t holder_size;           /* bytes of holder */
 } dlock_acquire_opts;
 
 /* Validates `path` and makes an unheld contender of `kind` for it in *out,

@@ -24,6 +24,8 @@ struct dlock_lock {
 	int64_t confirmed_at;          /* when the request whose reply last showed the hold
 	                                  (or queue place) good was SENT, ms */
 	int held;                 /* our node holds (nested holds are the handle's); only with a node */
+	int lost;                 /* a check found the held node gone or another session's: the
+	                             hold is over, though not yet forgotten (release() says so) */
 	dlock_held reg;           /* entry in the registry of held locks while it holds */
 	struct dlock_lock *outer; /* while acquiring: the acquire this one interrupted (a
 	                             signal handler), see dlock_lock.c */

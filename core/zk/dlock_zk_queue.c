@@ -46,6 +46,7 @@ static int queue_entry(dlock_participant *p, const dlock_entry *e, dlock_call *c
 	p->data_len = c->data_len;
 	p->token = c->stat.czxid;
 	p->owner = c->stat.ephemeralOwner;
+	p->since = c->stat.ctime;
 	p->writer = e->writer;
 	return DLOCK_OK;
 }

@@ -3,19 +3,22 @@
  * Keeps package.xml's <contents> in step with the tree (as APCu's checkrel.sh).
  *   php scripts/checks/package_files.php --check   exit 1 when a shipped file is missing from package.xml
  *   php scripts/checks/package_files.php --write   rewrite the <contents> block from the tree
- * Shipped: the build files, dlock.c/.h/stub/arginfo, core/, tests/, examples/, the README and
- * the pages in docs/ it links to.
+ * Shipped: the build files, dlock.c/.h/stub/arginfo, core/, tests/, examples/, the README,
+ * the pages in docs/ it links to, and the dlock command (bin/dlock, role "script").
  */
 $root = dirname(__DIR__, 2);
 chdir($root);
 $files = array_filter(explode("\n", trim((string) shell_exec('git ls-files'))), function ($f) {
-    return preg_match('#^(config\.(m4|w32)|php_dlock(_int)?\.h|dlock(_[a-z_]+)?\.c|dlock\.stub\.php|dlock_arginfo\.h|README\.md|LICENSE|CREDITS|docs/[a-z_-]+\.md|core/.*\.[ch]|tests/.*|examples/.*)$#', $f)
+    return preg_match('#^(config\.(m4|w32)|php_dlock(_int)?\.h|dlock(_[a-z_]+)?\.c|dlock\.stub\.php|dlock_arginfo\.h|README\.md|LICENSE|CREDITS|docs/[a-z_-]+\.md|core/.*\.[ch]|tests/.*|examples/.*|bin/dlock)$#', $f)
         && is_file($f);
 });
 sort($files);
 $role = function (string $f): string {
     if (str_starts_with($f, 'tests/') || str_starts_with($f, 'core/tests/')) {
         return 'test';
+    }
+    if ($f === 'bin/dlock') {
+        return 'script'; /* the operator's command: pecl installs it into bin_dir */
     }
     if (preg_match('#^(README\.md|LICENSE|CREDITS|docs/|examples/)#', $f)) {
         return 'doc';

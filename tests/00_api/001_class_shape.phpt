@@ -54,6 +54,9 @@ getFencingToken: int
 getPath: string
 synchronized: mixed
 participants (static): array
+listLocks (static): array
+forceBreak (static): int
+waitForChange (static): ?bool
 onRevocation: void
 isRevocationRequested: bool
 requestRevocation (static): int

@@ -20,6 +20,7 @@ $info = ob_get_clean();
 var_dump(str_contains($info, 'dlock support => enabled'));
 var_dump((bool) preg_match('/Extension version => \d+\.\d+\.\d+/', $info));
 var_dump((bool) preg_match('/ZooKeeper client library => ZooKeeper C client 3\.\d+\.\d+/', $info));
+var_dump((bool) preg_match('/^zookeeper => \d+ \/ \d+ \/ \d+ \/ \d+ => \d+ \/ \d+ => \d+ => [\d.]+ => [\d.]+$/m', $info));
 ?>
 --EXPECTF--
 dlock.async_release | '1' | PHP_INI_ALL
@@ -33,6 +34,8 @@ dlock.max_hold | '0' | PHP_INI_ALL
 dlock.max_wait | '-1' | PHP_INI_ALL
 dlock.persistent | '1' | PHP_INI_ALL
 dlock.session_timeout | '10000' | PHP_INI_ALL
+dlock.slow_hold_ms | '0' | PHP_INI_ALL
+dlock.slow_wait_ms | '0' | PHP_INI_ALL
 
 Warning: ini_set(): dlock.session_timeout must be between 100 and 3600000 ms in %s on line %d
 bool(false)
@@ -44,6 +47,7 @@ Warning: ini_set(): dlock.connect_timeout must be a positive number of seconds i
 bool(false)
 string(2) "-1"
 string(3) "2.5"
+bool(true)
 bool(true)
 bool(true)
 bool(true)

@@ -8,10 +8,10 @@ dlock
 <?php
 require __DIR__ . '/../inc/fpm.inc';
 require __DIR__ . '/../inc/redis.inc';
-$port = dlt_fpm_port(7);
+$port = dlt_fpm_port(8);
 $name = dlt_rkey('fpm-revoke-subscriber');
 dlt_redis_clean($name);
-$dir = dlt_fpm_dir('007');
+$dir = dlt_fpm_dir('008');
 dlt_fpm_start($port, ['pm.max_children=1']); /* one worker, persistent connections (the default) */
 
 /* The worker's connections to the test Redis as CLIENT LIST sees them: its
@@ -66,7 +66,7 @@ dlt_redis_clean($name);
 <?php
 require __DIR__ . '/../inc/fpm.inc';
 require __DIR__ . '/../inc/redis.inc';
-dlt_fpm_stop(dlt_fpm_port(7));
+dlt_fpm_stop(dlt_fpm_port(8));
 dlt_redis_clean(dlt_rkey('fpm-revoke-subscriber'));
 ?>
 --EXPECT--
