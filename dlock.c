@@ -314,6 +314,8 @@ static PHP_RSHUTDOWN_FUNCTION(dlock)
 	zend_hash_init(&DLOCK_G(held), 8, NULL, NULL, 0); /* objects freed later still look */
 	if (!DLOCK_G(persistent)) {
 		dlock_backends_shutdown(0); /* each request opens its own sessions */
+	} else {
+		dlock_backends_request_end(); /* helpers only this request's holds needed */
 	}
 	DLOCK_G(idle_ms) = DLOCK_G(persistent) ? (int64_t)(DLOCK_G(idle_close) * 1000) : 0;
 	return SUCCESS;

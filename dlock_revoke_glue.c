@@ -17,8 +17,9 @@
  * on the main thread, the listener of every lock object of this request
  * whose current hold was revoked, once per hold. The holder decides when to
  * release: nothing here releases. A listener's exception propagates from the
- * safe point as a pcntl handler's does; while an exception is pending the
- * delivery waits for the next safe point. Fork: a child never receives its
+ * safe point as a pcntl handler's does; when the pcntl handler threw at the
+ * same safe point, the listeners still run (its exception set aside, then
+ * put back as the previous one of a listener's). Fork: a child never receives its
  * parent's revocations (the cell is the parent's: no kick, no take; the
  * pending flag is cleared in the child). */
 #ifdef HAVE_CONFIG_H
@@ -100,16 +101,37 @@ static void php_dlock_revocation_dispatch(void)
 	efree(due);
 }
 
+/* The engine cleared EG(vm_interrupt) before calling us, so a delivery left
+ * for later would wait for some other kick: it happens here, also when the
+ * previous handler (pcntl's) threw. That exception is set aside while the
+ * listeners run, as the engine does for a destructor that runs during
+ * unwinding, and put back; a listener's own exception takes it as its
+ * previous one. Not on exit(): nothing more of the program runs. */
 static void php_dlock_interrupt_function(zend_execute_data *execute_data)
 {
+	zend_object *thrown;
+	const zend_op *thrown_at;
+
 	if (php_dlock_prev_interrupt) {
 		php_dlock_prev_interrupt(execute_data);
 	}
-	if (EG(exception)) {
-		return; /* the pending flag stays: delivered at a later safe point */
+	if (EG(exception) && zend_is_unwind_exit(EG(exception))) {
+		return;
 	}
-	if (dlock_revoke_take_pending()) {
-		php_dlock_revocation_dispatch();
+	if (!dlock_revoke_take_pending()) {
+		return;
+	}
+	thrown = EG(exception);
+	thrown_at = EG(opline_before_exception);
+	EG(exception) = NULL;
+	php_dlock_revocation_dispatch();
+	if (thrown) {
+		EG(opline_before_exception) = thrown_at;
+		if (EG(exception)) {
+			zend_exception_set_previous(EG(exception), thrown);
+		} else {
+			EG(exception) = thrown;
+		}
 	}
 }
 

@@ -193,6 +193,10 @@ typedef struct dlock_backend_ops {
 	                      size_t len, const dlock_interrupt *intr, int *count, dlock_err *err);
 	/* without revoke_request: why, for the refusal's message (NULL: a generic one) */
 	const char *no_revoke;
+	/* optional: request end with persistent connections: stops what only a
+	 * request's holds needed (Redis: revocation subscribers no hold uses).
+	 * NULL: nothing to do */
+	void (*request_end)(void);
 } dlock_backend_ops;
 
 /* One lock object of the glue: the generic part every backend shares. */

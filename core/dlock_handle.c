@@ -588,6 +588,17 @@ void dlock_backends_shutdown(int final)
 	}
 }
 
+void dlock_backends_request_end(void)
+{
+	size_t i;
+
+	for (i = 0; i < DLOCK_BACKENDS; i++) {
+		if (dlock_backend_table[i] && dlock_backend_table[i]->request_end) {
+			dlock_backend_table[i]->request_end();
+		}
+	}
+}
+
 int dlock_backends_log_configure(const char *path, dlock_err *err)
 {
 	size_t i;

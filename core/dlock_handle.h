@@ -127,6 +127,12 @@ int dlock_backend_wait_change(const dlock_target *t, const char *path, size_t le
  * about to be unloaded. */
 void dlock_backends_shutdown(int final);
 
+/* Request end with persistent connections (shutdown is not called): each
+ * backend stops the helpers only the request's holds needed (a Redis
+ * revocation subscriber that no revocable hold uses); its pooled sessions
+ * and connections stay. */
+void dlock_backends_request_end(void);
+
 /* Sends each backend's client library log that has one (ZooKeeper's) to
  * `path`, or back to its default when path is NULL or empty. Returns DLOCK_OK,
  * or the last failure with err->msg set (the others are still configured). */

@@ -154,6 +154,13 @@ static void rb_shutdown(int final)
 	dlock_redis_pool_shutdown();
 }
 
+/* Request end (persistent connections): a subscriber lives only while some
+ * revocable hold needs it; the pool and the watchdog stay. */
+static void rb_request_end(void)
+{
+	dlock_redis_revoke_stop(0);
+}
+
 const dlock_backend_ops dlock_redis_backend = {
     .lock_new = dlock_redis_lock_new,
     .lock_free = dlock_redis_lock_free,
@@ -175,4 +182,5 @@ const dlock_backend_ops dlock_redis_backend = {
     .library = rb_library,
     .log_configure = NULL,
     .revoke_request = rb_revoke_request,
+    .request_end = rb_request_end,
 };

@@ -8,14 +8,17 @@
  * renewed after RV_RETRY_MS; a request published while it was down is not
  * delivered (Redis keeps no message for an absent subscriber): the holder
  * does not learn of it, and keeps the lock. Fork: the child forgets every
- * subscriber and registration (its threads did not survive the fork). */
+ * subscriber and registration (its threads did not survive the fork) and
+ * closes its copies of their sockets. */
 #include "dlock_redis_revoke.h"
 
 #include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "dlock_redis_conn.h"
 #include "dlock_redis_lock.h"
@@ -43,6 +46,9 @@ typedef struct rv_sub {
 	pthread_t thread;      /* joined by dlock_redis_revoke_stop */
 	int stop;              /* asks the thread to end (atomic) */
 	int ready;             /* subscribed now (rv_mu) */
+	int sock_fd;           /* the subscribed socket's fd, -1: none yet (atomic) */
+	long sock_ino;         /* and its inode: a fork child closes that fd only if it matches */
+	char refused[100];     /* the server's NOPERM to PSUBSCRIBE; set: no retry (rv_mu) */
 } rv_sub;
 
 static pthread_mutex_t rv_mu = PTHREAD_MUTEX_INITIALIZER;
@@ -61,14 +67,32 @@ static void rv_atfork_parent(void)
 	pthread_mutex_unlock(&rv_mu);
 }
 
-/* The child has no subscriber threads: their sockets are the parent's (left
- * alone, leaked), the registrations are the parent's holds. */
+/* Closes the child's copy of s's subscribed socket (no traffic: the parent's
+ * connection is unaffected; without this the server keeps queueing every
+ * request into it while the child lives). Only the fd the thread recorded
+ * and only if it is still that socket (same inode): the thread may have
+ * replaced it just before the fork. */
+static void rv_close_inherited(const rv_sub *s)
+{
+	int fd = __atomic_load_n(&s->sock_fd, __ATOMIC_ACQUIRE);
+	long ino = __atomic_load_n(&s->sock_ino, __ATOMIC_ACQUIRE);
+	struct stat st;
+
+	if (fd >= 0 && fstat(fd, &st) == 0 && S_ISSOCK(st.st_mode) && (long)st.st_ino == ino) {
+		close(fd);
+	}
+}
+
+/* The child has no subscriber threads: it closes its copies of their
+ * sockets (the hiredis contexts are the parent's, left alone); the
+ * registrations are the parent's holds. */
 static void rv_atfork_child(void)
 {
 	while (rv_subs) {
 		rv_sub *s = rv_subs;
 
 		rv_subs = s->next;
+		rv_close_inherited(s);
 		free(s);
 	}
 	while (rv_entries) {
@@ -146,6 +170,34 @@ static void rv_pause(rv_sub *s, int64_t ms)
 	}
 }
 
+/* Records the subscribed socket for a fork child (rv_close_inherited). */
+static void rv_record_socket(rv_sub *s)
+{
+	struct stat st;
+
+	__atomic_store_n(&s->sock_fd, -1, __ATOMIC_RELEASE);
+	if (s->conn.ctx && fstat(s->conn.ctx->fd, &st) == 0) {
+		__atomic_store_n(&s->sock_ino, (long)st.st_ino, __ATOMIC_RELEASE);
+		__atomic_store_n(&s->sock_fd, s->conn.ctx->fd, __ATOMIC_RELEASE);
+	}
+}
+
+/* The server refused the subscription for want of a right (an ACL user
+ * without the channel): waiting or retrying cannot help. Records why (the
+ * acquires that wait for this subscriber fail at once) and returns once
+ * the subscriber is stopped (request end when no hold needs it). */
+static void rv_refused(rv_sub *s, const redisReply *r)
+{
+	pthread_mutex_lock(&rv_mu);
+	snprintf(s->refused, sizeof(s->refused), "%.*s", (int)(r->len < 99 ? r->len : 99), r->str);
+	pthread_cond_broadcast(&rv_cond);
+	pthread_mutex_unlock(&rv_mu);
+	dlock_redis_conn_drop(&s->conn);
+	while (!rv_stopping(s)) {
+		rv_pause(s, RV_RETRY_MS);
+	}
+}
+
 static void *rv_main(void *arg)
 {
 	rv_sub *s = arg;
@@ -162,7 +214,11 @@ static void *rv_main(void *arg)
 			                           dlock_now_ms() + s->conn.cfg.connect_timeout_ms, &intr, &r,
 			                           &err);
 			if (rc == DLOCK_OK && r->type == REDIS_REPLY_ARRAY) {
+				rv_record_socket(s);
 				rv_set_ready(s, 1);
+			} else if (rc == DLOCK_OK && r->type == REDIS_REPLY_ERROR &&
+			           strncmp(r->str, "NOPERM", 6) == 0) {
+				rv_refused(s, r);
 			} else {
 				dlock_redis_conn_drop(&s->conn);
 				rv_set_ready(s, 0);
@@ -198,6 +254,7 @@ static int rv_sub_get(const dlock_target *t, rv_sub **out, dlock_err *err)
 	if (!(s = calloc(1, sizeof(*s)))) {
 		return dlock_err_set(err, DLOCK_ENOMEM, 0, "out of memory");
 	}
+	s->sock_fd = -1;
 	if ((rc = dlock_redis_conn_init(&s->conn, t, err)) != DLOCK_OK) {
 		free(s);
 		return rc;
@@ -271,7 +328,7 @@ int dlock_redis_revoke_watch(const void *owner, const dlock_target *t, const cha
 		goto done;
 	}
 	e->sub = s;
-	while (!s->ready && dlock_now_ms() < deadline) {
+	while (!s->ready && !s->refused[0] && dlock_now_ms() < deadline) {
 		struct timespec ts;
 
 		clock_gettime(CLOCK_REALTIME, &ts);
@@ -281,6 +338,13 @@ int dlock_redis_revoke_watch(const void *owner, const dlock_target *t, const cha
 			ts.tv_nsec -= 1000000000L;
 		}
 		pthread_cond_timedwait(&rv_cond, &rv_mu, &ts);
+	}
+	if (s->refused[0]) {
+		rc = dlock_err_set(err, DLOCK_ESERVER, 0,
+		                   "%s: a revocable lock needs the ACL right to the channels '&" RV_PATTERN
+		                   "' (resetchannels takes it away); PSUBSCRIBE: %s",
+		                   s->conn.where, s->refused);
+		goto done;
 	}
 	if (!s->ready) {
 		rc = dlock_err_set(err, DLOCK_ECONNECT, 0,

@@ -21,7 +21,9 @@ char *dlock_redis_revoke_channel(const char *name);
  * cell (a reference is taken) is raised when a request for that field
  * arrives. Called before the lock request: a request sent once the hold is
  * granted finds the subscription in place. Returns DLOCK_OK, DLOCK_ECONNECT
- * (not subscribed by the deadline: nothing registered) or DLOCK_ENOMEM. */
+ * (not subscribed by the deadline: nothing registered), DLOCK_ESERVER (the
+ * server refused the subscription, NOPERM: at once, and that subscriber does
+ * not retry until it is stopped) or DLOCK_ENOMEM. */
 int dlock_redis_revoke_watch(const void *owner, const dlock_target *t, const char *name,
                              const char *field, dlock_revoke *cell, int64_t deadline,
                              dlock_err *err);
