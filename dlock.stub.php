@@ -60,7 +60,7 @@ final class DistributedLock implements DistributedLockInterface
     public static function participants(string $path, #[\SensitiveParameter] array $options = []): array {}
 
     /**
-     * For operators: the locks whose names start with $prefix (ZooKeeper: the tree under it).
+     * For operators: the locks whose names start with $prefix, as a string on every backend.
      * @return array<int, array{name: string, kind: string, contenders: int}>
      */
     public static function listLocks(string $prefix, #[\SensitiveParameter] array $options = []): array {}

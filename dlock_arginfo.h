@@ -1,5 +1,5 @@
 /* This is a generated file, edit the .stub.php file instead.
- * Stub hash: 8669ea3a0b58080006be11327bf7559bf1950631 */
+ * Stub hash: 944fc6fb5c5fc76bb34d1399e15a5e9cc4b0a62f */
 
 ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_dlock_stats, 0, 0, IS_ARRAY, 0)
 ZEND_END_ARG_INFO()

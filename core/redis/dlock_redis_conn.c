@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 int dlock_redis_conn_init(dlock_redis_conn *c, const dlock_target *t, dlock_err *err)
@@ -250,8 +251,12 @@ static int dlock_redis_conn_simple(dlock_redis_conn *c, int argc, const char **a
 		return rc;
 	}
 	if (r->type == REDIS_REPLY_ERROR) {
+		/* any refusal of AUTH is about the credentials (WRONGPASS, or a
+		 * password given to a server or user that has none): not reachability */
 		rc = dlock_err_set(err,
-		                   strncmp(r->str, "WRONGPASS", 9) == 0 || strncmp(r->str, "NOAUTH", 6) == 0
+		                   strcasecmp(argv[0], "AUTH") == 0 ||
+		                           strncmp(r->str, "WRONGPASS", 9) == 0 ||
+		                           strncmp(r->str, "NOAUTH", 6) == 0
 		                       ? DLOCK_EAUTH
 		                       : DLOCK_ECONNECT,
 		                   0, "%s: %s refused: %.160s", c->where, argv[0], r->str);

@@ -117,13 +117,14 @@ done:
 	return rc;
 }
 
-int dlock_my_admin_break(dlock_sql_conn *c, const char *name, size_t len, int64_t deadline,
-                         int *broken, dlock_err *err)
+int dlock_my_admin_break(dlock_sql_conn *c, const char *name, size_t len, int slots,
+                         int64_t deadline, int *broken, dlock_err *err)
 {
 	char *expr = dlock_my_lock_name_sql(c, name, len), *sql = NULL;
 	dlock_my_query q;
 	int rc;
 
+	(void)slots; /* no semaphores on this driver (no notifications): no slots */
 	*broken = 0;
 	if (!expr || !(sql = malloc(strlen(expr) + 64))) {
 		free(expr);

@@ -20,7 +20,7 @@ char *dlock_my_lock_name_sql(const dlock_sql_conn *c, const char *name, size_t l
  * statements: a session that released in between is ended all the same). */
 int dlock_my_admin_list(dlock_sql_conn *c, const char *prefix, size_t len, int64_t deadline,
                         dlock_lock_entry **out, size_t *count, dlock_err *err);
-int dlock_my_admin_break(dlock_sql_conn *c, const char *name, size_t len, int64_t deadline,
-                         int *broken, dlock_err *err);
+int dlock_my_admin_break(dlock_sql_conn *c, const char *name, size_t len, int slots,
+                         int64_t deadline, int *broken, dlock_err *err);
 
 #endif

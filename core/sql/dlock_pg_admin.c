@@ -4,7 +4,8 @@
  * its row (written by the first getFencingToken() of the name), and listing
  * joins those rows with pg_locks. A forced break ends the holders' sessions
  * (pg_terminate_backend), the only way the server gives to take a session
- * lock from its session. */
+ * lock from its session: the holders of the name's key and of its
+ * semaphore slots' keys (a semaphore's leases live there, dlock_sql_sem.c). */
 #include "dlock_pg_conn.h"
 
 #include <stdio.h>
@@ -16,6 +17,14 @@
 /* The advisory key of a bytea column or literal `x` in SQL: the first 8 bytes
  * of its SHA-256, as dlock_sha256_key() computes it in the client. */
 #define PG_KEY_OF(x) "('x' || left(encode(sha256(" x "), 'hex'), 16))::bit(64)::bigint"
+
+/* The keys of the name in n.b and of its semaphore slots 0..%d (the
+ * slot names as dlock_sql_sem_name builds them), as a column k. */
+#define PG_SLOT_NAME "n.b || decode('00', 'hex') || convert_to('slot' || i, 'UTF8')"
+#define PG_BREAK_KEYS                                                                              \
+	PG_KEY_OF("n.b")                                                                               \
+	" AS k FROM n UNION ALL SELECT " PG_KEY_OF(PG_SLOT_NAME) " FROM n, "                           \
+	                                                         "generate_series(0, %d) i"
 
 /* The held advisory keys of this database, with how many sessions hold or
  * wait for each and whether any of them is shared. */
@@ -106,10 +115,10 @@ int dlock_pg_admin_list(dlock_sql_conn *c, const char *prefix, size_t len, int64
 	return DLOCK_OK;
 }
 
-int dlock_pg_admin_break(dlock_sql_conn *c, const char *name, size_t len, int64_t deadline,
-                         int *broken, dlock_err *err)
+int dlock_pg_admin_break(dlock_sql_conn *c, const char *name, size_t len, int slots,
+                         int64_t deadline, int *broken, dlock_err *err)
 {
-	char *h = pg_admin_hex(name, len), *sql = h ? malloc(2 * len + 1024) : NULL;
+	char *h = pg_admin_hex(name, len), *sql = h ? malloc(4 * len + 1536) : NULL;
 	PGresult *r = NULL;
 	int rc;
 
@@ -118,14 +127,17 @@ int dlock_pg_admin_break(dlock_sql_conn *c, const char *name, size_t len, int64_
 		free(h);
 		return dlock_err_set(err, DLOCK_ENOMEM, 0, "out of memory");
 	}
-	/* one statement: the sessions granted the key now, never this one */
+	/* one statement: the sessions granted the name's key, or a key of one
+	 * of its semaphore slots (name NUL "slot" i, dlock_sql_sem_name) now,
+	 * never this one */
 	sprintf(sql,
-	        "SELECT count(*) FILTER (WHERE pg_terminate_backend(l.pid)) FROM pg_locks l "
+	        "WITH n AS (SELECT decode('%s', 'hex') AS b), k AS (SELECT " PG_BREAK_KEYS
+	        ") SELECT count(*) FILTER (WHERE pg_terminate_backend(l.pid)) FROM pg_locks l "
 	        "WHERE l.locktype = 'advisory' AND l.objsubid = 1 AND l.granted "
 	        "AND l.pid <> pg_backend_pid() AND l.database = (SELECT oid FROM pg_database "
 	        "WHERE datname = current_database()) "
-	        "AND ((l.classid::bigint << 32) | l.objid::bigint) = " PG_KEY_OF("decode('%s', 'hex')"),
-	        h);
+	        "AND ((l.classid::bigint << 32) | l.objid::bigint) IN (SELECT k FROM k)",
+	        h, slots - 1);
 	rc = dlock_pg_query(c, sql, deadline, &r, err);
 	free(sql);
 	free(h);

@@ -31,8 +31,8 @@ struct dlock_sql_conn {
  * dlock_pg_connect is dlock_pg_setup.c's, dlock_pg_admin_* dlock_pg_admin.c's. */
 int dlock_pg_admin_list(dlock_sql_conn *c, const char *prefix, size_t len, int64_t deadline,
                         dlock_lock_entry **out, size_t *count, dlock_err *err);
-int dlock_pg_admin_break(dlock_sql_conn *c, const char *name, size_t len, int64_t deadline,
-                         int *broken, dlock_err *err);
+int dlock_pg_admin_break(dlock_sql_conn *c, const char *name, size_t len, int slots,
+                         int64_t deadline, int *broken, dlock_err *err);
 int dlock_pg_connect(const dlock_target *t, int64_t deadline, const dlock_interrupt *intr,
                      dlock_sql_conn **out, dlock_err *err);
 void dlock_pg_close(dlock_sql_conn *c);

@@ -152,7 +152,7 @@ static int dlock_sql_force_break(const dlock_target *t, const char *path, size_t
 	if ((rc = dlock_sql_pool_get(drv, t, NULL, 0, intr, &e, err)) != DLOCK_OK) {
 		return rc;
 	}
-	rc = drv->terminate(e->conn, path, len, deadline, broken, err);
+	rc = drv->terminate(e->conn, path, len, DLOCK_SQL_SEM_MAX, deadline, broken, err);
 	if (rc == DLOCK_ECONNLOSS) {
 		dlock_sql_pool_drop(e);
 	}

@@ -142,11 +142,13 @@ typedef struct dlock_sql_driver {
 	            dlock_lock_entry **out, size_t *count, dlock_err *err);
 
 	/* Optional (NULL: not offered): the operator's forced break, ending the
-	 * sessions that hold name now (never c's), every hold of theirs with
-	 * them; *broken is how many. Returns DLOCK_OK, DLOCK_ECONNLOSS,
-	 * DLOCK_ESERVER (e.g. not allowed to end them) or DLOCK_ENOMEM. */
-	int (*terminate)(dlock_sql_conn *c, const char *name, size_t len, int64_t deadline, int *broken,
-	                 dlock_err *err);
+	 * sessions that hold name now, or a lease of the semaphore of that name
+	 * in one of its slots 0..slots-1 (dlock_sql_sem_name; never c's session),
+	 * every hold of theirs with them; *broken is how many holds. Returns
+	 * DLOCK_OK, DLOCK_ECONNLOSS, DLOCK_ESERVER (e.g. not allowed to end
+	 * them) or DLOCK_ENOMEM. */
+	int (*terminate)(dlock_sql_conn *c, const char *name, size_t len, int slots, int64_t deadline,
+	                 int *broken, dlock_err *err);
 
 	/* Notifications, for semaphores (NULL when the server has none: the
 	 * generic layer then does not offer semaphores). A channel is named by

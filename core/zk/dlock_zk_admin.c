@@ -113,6 +113,12 @@ static int admin_ready(dlock_session *s, int64_t deadline, const dlock_interrupt
 	return DLOCK_OK;
 }
 
+/* Whether path starts with prefix ("/" starts every path). */
+static int admin_under(const char *path, const char *prefix)
+{
+	return strcmp(prefix, "/") == 0 || strncmp(path, prefix, strlen(prefix)) == 0;
+}
+
 int dlock_zk_admin_list(dlock_session *s, const char *prefix, int64_t timeout_ms,
                         const dlock_interrupt *intr, dlock_lock_entry **out, size_t *count,
                         dlock_err *err)
@@ -128,16 +134,28 @@ int dlock_zk_admin_list(dlock_session *s, const char *prefix, int64_t timeout_ms
 	if ((rc = admin_ready(s, deadline, intr, err)) != DLOCK_OK) {
 		return rc;
 	}
-	if (!(todo = malloc(sizeof(*todo) * (cap = 64))) || !(todo[0] = strdup(prefix))) {
+	/* the walk starts at the prefix's parent (a name prefix, as on the
+	 * other backends: "/a/pf" finds "/a/pfx/job"), whose own entry and
+	 * children are kept only where they start with the prefix; below
+	 * those every path does */
+	if (!(todo = malloc(sizeof(*todo) * (cap = 64))) ||
+	    !(todo[0] = strndup(prefix, (size_t)(strrchr(prefix, '/') - prefix)))) {
 		rc = dlock_err_set(err, DLOCK_ENOMEM, 0, "out of memory");
 		goto done;
+	}
+	if (!todo[0][0] || strcmp(prefix, "/") == 0) {
+		free(todo[0]);
+		if (!(todo[0] = strdup("/"))) {
+			rc = dlock_err_set(err, DLOCK_ENOMEM, 0, "out of memory");
+			goto done;
+		}
 	}
 	ntodo = 1;
 	while (ntodo > 0) {
 		char *path = todo[--ntodo];
 		struct String_vector kids;
 		size_t queued = 0, i;
-		int fam;
+		int fam, top = visited == 0;
 
 		if (++visited > DLOCK_ZK_ADMIN_MAX_NODES) {
 			free(path);
@@ -151,7 +169,7 @@ int dlock_zk_admin_list(dlock_session *s, const char *prefix, int64_t timeout_ms
 			goto done;
 		}
 		fam = admin_family(&kids, &queued);
-		if (fam >= 0) {
+		if (fam >= 0 && admin_under(path, prefix)) {
 			if (n == ncap) {
 				dlock_lock_entry *g = realloc(list, sizeof(*list) * (ncap = ncap * 2 + 16));
 
@@ -195,6 +213,10 @@ int dlock_zk_admin_list(dlock_session *s, const char *prefix, int64_t timeout_ms
 			if (!(todo[ntodo] = admin_join(base, kids.data[i]))) {
 				rc = dlock_err_set(err, DLOCK_ENOMEM, 0, "out of memory");
 				break;
+			}
+			if (top && !admin_under(todo[ntodo], prefix)) {
+				free(todo[ntodo]); /* a sibling of the prefix's last segment */
+				continue;
 			}
 			ntodo++;
 		}

@@ -15,15 +15,15 @@
  * caller narrows the prefix). */
 #define DLOCK_ZK_ADMIN_MAX_NODES 20000
 
-/* Walks the tree at `prefix` ("/" for all; /zookeeper is skipped) and
- * returns in *out (dlock_lock_entries_free) every znode that has queue
- * nodes of a dlock or Curator lock family as children (the prefix itself
- * included), in tree order (parents before children, siblings sorted), with
- * its family and the number of its queue nodes. The walk takes at most
- * timeout_ms in all; intr is called between wait slices. Returns DLOCK_OK,
- * DLOCK_EINVAL (more than DLOCK_ZK_ADMIN_MAX_NODES nodes), DLOCK_ECONNLOSS
- * (no answer in time), DLOCK_EINTR, DLOCK_EAUTH, DLOCK_ESESSION or
- * DLOCK_ENOMEM, with err set. A missing prefix is an empty listing. */
+/* Walks the tree from the parent of `prefix` ("/" for all; /zookeeper is
+ * skipped) and returns in *out (dlock_lock_entries_free) every znode whose
+ * path starts with prefix as a string ("/a/pf" finds "/a/pfx/job", as on the
+ * other backends) and that has queue nodes of a dlock or Curator lock family
+ * as children (the prefix itself included), in tree order (parents before children, siblings
+ * sorted), with its family and the number of its queue nodes. The walk takes at most timeout_ms in
+ * all; intr is called between wait slices. Returns DLOCK_OK, DLOCK_EINVAL (more than
+ * DLOCK_ZK_ADMIN_MAX_NODES nodes), DLOCK_ECONNLOSS (no answer in time), DLOCK_EINTR, DLOCK_EAUTH,
+ * DLOCK_ESESSION or DLOCK_ENOMEM, with err set. A missing prefix is an empty listing. */
 int dlock_zk_admin_list(dlock_session *s, const char *prefix, int64_t timeout_ms,
                         const dlock_interrupt *intr, dlock_lock_entry **out, size_t *count,
                         dlock_err *err);
