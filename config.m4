@@ -44,7 +44,7 @@ if test "$PHP_DLOCK" != "no"; then
   fi
   dnl Each backend is built when its client library is found (or required
   dnl with =yes/=DIR, left out with =no); DLOCK_BUILT and DLOCK_OFF say which.
-  DLOCK_SOURCES="dlock.c dlock_shared.c dlock_revoke_glue.c dlock_lock_class.c dlock_rw_class.c dlock_multi_class.c dlock_metrics.c core/dlock_err.c core/dlock_wait.c core/dlock_participant.c core/dlock_dsn.c core/dlock_dsn_part.c core/dlock_dsn_tls.c core/dlock_target.c core/dlock_name.c core/dlock_option.c core/dlock_handle.c core/dlock_held.c core/dlock_fault.c core/dlock_idle.c core/dlock_revoke.c core/dlock_stats.c dlock_admin_class.c"
+  DLOCK_SOURCES="dlock.c dlock_shared.c dlock_revoke_glue.c dlock_lock_class.c dlock_rw_class.c dlock_multi_class.c dlock_metrics.c core/dlock_err.c core/dlock_wait.c core/dlock_participant.c core/dlock_dsn.c core/dlock_dsn_part.c core/dlock_dsn_tls.c core/dlock_target.c core/dlock_name.c core/dlock_option.c core/dlock_handle.c core/dlock_backends.c core/dlock_held.c core/dlock_fault.c core/dlock_idle.c core/dlock_revoke.c core/dlock_stats.c dlock_admin_class.c"
   DLOCK_BUILT=""
   DLOCK_REDIS_FOUND=""
   DLOCK_OFF=""

@@ -6,48 +6,14 @@
  * handler; the lock numbers (dlock_stats.h: every acquire() timed, every
  * hold from its first acquire to its end) and the slow-lock log's
  * thresholds checked. What touches the server is dispatched to the backend's
- * row of the backend table. */
+ * row of the backend table (dlock_backends.c). */
 #include "dlock_handle.h"
 
-#include "dlock_build.h"
 #include "dlock_stats.h"
 
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-/* A backend left out of the build (./configure found no client library, or
- * --without-dlock-<name>) has no row: its DSNs parse, and fail at the lock. */
-const dlock_backend_ops *const dlock_backend_table[DLOCK_BACKENDS] = {
-#ifdef DLOCK_WITH_ZOOKEEPER
-    [DLOCK_BACKEND_ZOOKEEPER] = &dlock_zk_backend,
-#endif
-#ifdef DLOCK_WITH_REDIS
-    [DLOCK_BACKEND_REDIS] = &dlock_redis_backend,
-#endif
-#ifdef DLOCK_WITH_POSTGRES
-    [DLOCK_BACKEND_POSTGRES] = &dlock_pg_backend,
-#endif
-#ifdef DLOCK_WITH_MYSQL
-    [DLOCK_BACKEND_MYSQL] = &dlock_my_backend,
-#endif
-};
-
-int dlock_backend_missing(dlock_backend_id id, dlock_err *err)
-{
-	const dlock_backend_name *n = (unsigned)id < DLOCK_BACKENDS ? &dlock_backend_names[id] : NULL;
-
-	return dlock_err_set(err, DLOCK_EUNSUPPORTED, 0,
-	                     "this build of dlock has no %s backend (./configure did not find its "
-	                     "client library or was given --without-dlock-%s; php --ri dlock lists "
-	                     "the backends built)",
-	                     n ? n->scheme : "?", n ? n->build : "?");
-}
-
-static const dlock_backend_ops *dlock_handle_ops(dlock_backend_id id)
-{
-	return (unsigned)id < DLOCK_BACKENDS ? dlock_backend_table[id] : NULL;
-}
 
 int dlock_handle_new(const dlock_target *t, dlock_kind kind, int max_leases, const char *path,
                      size_t len, dlock_handle **out, dlock_err *err)
@@ -66,7 +32,7 @@ int dlock_handle_new(const dlock_target *t, dlock_kind kind, int max_leases, con
 	h->kind = kind;
 	h->max_leases = max_leases;
 	h->reentrant = 1;
-	if (!(h->ops = dlock_handle_ops(t->backend))) {
+	if (!(h->ops = dlock_backend_ops_of(t->backend))) {
 		free(h->path);
 		free(h);
 		return dlock_backend_missing(t->backend, err);
@@ -189,20 +155,10 @@ void dlock_handle_set_reentrant(dlock_handle *h, int on)
 	h->reentrant = on != 0;
 }
 
-/* DLOCK_EUNSUPPORTED: backend ops (of backend id) cannot deliver revocation. */
-static int handle_no_revoke(const dlock_backend_ops *ops, dlock_backend_id id, dlock_err *err)
-{
-	if (ops->no_revoke) {
-		return dlock_err_set(err, DLOCK_EUNSUPPORTED, 0, "revocation is %s", ops->no_revoke);
-	}
-	return dlock_err_set(err, DLOCK_EUNSUPPORTED, 0, "revocation is not offered on %s",
-	                     dlock_backend_names[id].display);
-}
-
 int dlock_handle_set_revocable(dlock_handle *h, dlock_err *err)
 {
 	if (!h->ops->revoke_request) {
-		return handle_no_revoke(h->ops, h->target.backend, err);
+		return dlock_backend_no_revoke(h->ops, h->target.backend, err);
 	}
 	h->revocable = 1;
 	return DLOCK_OK;
@@ -227,23 +183,6 @@ int dlock_handle_revocation_requested(const dlock_handle *h)
 int dlock_handle_revocation_take(dlock_handle *h)
 {
 	return dlock_revoke_take(handle_cell(h));
-}
-
-int dlock_backend_request_revocation(const dlock_target *t, dlock_kind kind, int max_leases,
-                                     const char *path, size_t len, const dlock_interrupt *intr,
-                                     int *count, dlock_err *err)
-{
-	const dlock_backend_ops *ops = dlock_handle_ops(t->backend);
-
-	dlock_err_clear(err);
-	*count = 0;
-	if (!ops) {
-		return dlock_backend_missing(t->backend, err);
-	}
-	if (!ops->revoke_request) {
-		return handle_no_revoke(ops, t->backend, err);
-	}
-	return ops->revoke_request(t, kind, max_leases, path, len, intr, count, err);
 }
 
 void dlock_handle_pair(dlock_handle *read, dlock_handle *write)
@@ -507,111 +446,4 @@ const char *dlock_handle_path(const dlock_handle *h)
 const dlock_target *dlock_handle_target(const dlock_handle *h)
 {
 	return &h->target;
-}
-
-int dlock_backend_participants(const dlock_target *t, dlock_kind kind, int max_leases,
-                               const char *path, size_t len, const dlock_interrupt *intr,
-                               dlock_participant **out, size_t *count, dlock_err *err)
-{
-	const dlock_backend_ops *b = dlock_handle_ops(t->backend);
-
-	*out = NULL;
-	*count = 0;
-	dlock_err_clear(err);
-	if (!b) {
-		return dlock_backend_missing(t->backend, err);
-	}
-	return b->participants(t, kind, max_leases, path, len, intr, out, count, err);
-}
-
-int dlock_backend_list_locks(const dlock_target *t, const char *prefix, size_t len,
-                             const dlock_interrupt *intr, dlock_lock_entry **out, size_t *count,
-                             dlock_err *err)
-{
-	const dlock_backend_ops *b = dlock_handle_ops(t->backend);
-
-	*out = NULL;
-	*count = 0;
-	dlock_err_clear(err);
-	if (!b) {
-		return dlock_backend_missing(t->backend, err);
-	}
-	if (!b->list_locks) {
-		return dlock_err_set(err, DLOCK_EUNSUPPORTED, 0, "%s cannot list its locks",
-		                     dlock_backend_names[t->backend].display);
-	}
-	return b->list_locks(t, prefix, len, intr, out, count, err);
-}
-
-int dlock_backend_force_break(const dlock_target *t, const char *path, size_t len,
-                              const dlock_interrupt *intr, int *broken, dlock_err *err)
-{
-	const dlock_backend_ops *b = dlock_handle_ops(t->backend);
-
-	*broken = 0;
-	dlock_err_clear(err);
-	if (!b) {
-		return dlock_backend_missing(t->backend, err);
-	}
-	if (!b->force_break) {
-		return dlock_err_set(err, DLOCK_EUNSUPPORTED, 0, "locks on %s cannot be broken by force",
-		                     dlock_backend_names[t->backend].display);
-	}
-	return b->force_break(t, path, len, intr, broken, err);
-}
-
-int dlock_backend_wait_change(const dlock_target *t, const char *path, size_t len,
-                              int64_t timeout_ms, const dlock_interrupt *intr, int *changed,
-                              dlock_err *err)
-{
-	const dlock_backend_ops *b = dlock_handle_ops(t->backend);
-
-	*changed = -1;
-	dlock_err_clear(err);
-	if (!b) {
-		return dlock_backend_missing(t->backend, err);
-	}
-	if (!b->wait_change) {
-		return DLOCK_OK;
-	}
-	return b->wait_change(t, path, len, timeout_ms, intr, changed, err);
-}
-
-void dlock_backends_shutdown(int final)
-{
-	size_t i;
-
-	for (i = 0; i < DLOCK_BACKENDS; i++) {
-		if (dlock_backend_table[i]) {
-			dlock_backend_table[i]->shutdown(final);
-		}
-	}
-}
-
-void dlock_backends_request_end(void)
-{
-	size_t i;
-
-	for (i = 0; i < DLOCK_BACKENDS; i++) {
-		if (dlock_backend_table[i] && dlock_backend_table[i]->request_end) {
-			dlock_backend_table[i]->request_end();
-		}
-	}
-}
-
-int dlock_backends_log_configure(const char *path, dlock_err *err)
-{
-	size_t i;
-	int rc = DLOCK_OK;
-
-	for (i = 0; i < DLOCK_BACKENDS; i++) {
-		const dlock_backend_ops *b = dlock_backend_table[i];
-
-		int r;
-
-		if (b && b->log_configure && (r = b->log_configure(path, err)) != DLOCK_OK) {
-			rc = r;
-		}
-	}
-	return rc;
 }
