@@ -181,6 +181,87 @@ int dlock_dsn_has(const char *params, const char *key)
 	return 0;
 }
 
+/* Lower-cases the parameter name q[0..nlen) into name (MySQL's "_" read as
+ * "-") and finds it in keys: its index, or -1 with err set (DLOCK_EINVAL). */
+static int dsn_param_key(const char *scheme, dlock_backend_id backend, const dlock_dsn_key *keys,
+                         const char *q, size_t nlen, char *name, dlock_err *err)
+{
+	size_t i;
+
+	for (i = 0; i < nlen; i++) {
+		/* MySQL's options are spelled with "-" or "_": one name */
+		name[i] = backend == DLOCK_BACKEND_MYSQL && q[i] == '_'
+		              ? '-'
+		              : (char)tolower((unsigned char)q[i]);
+	}
+	name[nlen] = '\0';
+	for (i = 0; keys[i].name && strcmp(keys[i].name, name) != 0; i++) {
+	}
+	if (strcmp(name, "connect-timeout") == 0 || strcmp(name, "connect_timeout") == 0) {
+		dlock_err_set(err, DLOCK_EINVAL, 0,
+		              "%s DSN parameter \"connect_timeout\" is not taken from the DSN: use "
+		              "the connect_timeout option",
+		              scheme);
+		return -1;
+	}
+	if (strspn(q, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_-0123456789.") < nlen) {
+		/* not echoed: it may be anything, a %-escape included */
+		dlock_err_set(err, DLOCK_EINVAL, 0,
+		              "%s DSN parameter names are letters, digits, \"_\", \"-\" and \".\" "
+		              "(no %%-escapes): one is not, and none such is supported",
+		              scheme);
+		return -1;
+	}
+	if (!keys[i].name ||
+	    strspn(q, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_-") < nlen) {
+		dlock_err_set(err, DLOCK_EINVAL, 0,
+		              "%s DSN parameter \"%.*s\" is not supported (see docs/security.md for "
+		              "the parameters a %s DSN takes)",
+		              scheme,
+		              (int)(strspn(q, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_-"
+		                              "0123456789.") < nlen
+		                        ? 0
+		                        : nlen),
+		              q,
+		              backend == DLOCK_BACKEND_POSTGRES ? "postgres"
+		              : backend == DLOCK_BACKEND_MYSQL  ? "mysql"
+		                                                : "rediss");
+		return -1;
+	}
+	return (int)i;
+}
+
+/* Checks value v of parameter name (keys entry k): not empty, no control
+ * characters, one of its choices, a file or directory where it names one.
+ * DLOCK_OK or DLOCK_EINVAL with err set. */
+static int dsn_param_value(const char *scheme, const char *name, const dlock_dsn_key *k,
+                           const char *v, dlock_err *err)
+{
+	const char *c;
+
+	if (!v[0]) {
+		dlock_err_set(err, DLOCK_EINVAL, 0, "%s DSN parameter \"%s\" has no value", scheme, name);
+		return DLOCK_EINVAL;
+	}
+	for (c = v; *c; c++) {
+		if ((unsigned char)*c < 0x20 || *c == 0x7f) {
+			dlock_err_set(err, DLOCK_EINVAL, 0,
+			              "%s DSN parameter \"%s\" must not contain control characters", scheme,
+			              name);
+			return DLOCK_EINVAL;
+		}
+	}
+	if (k->choices && !dlock_dsn_choice(k->choices, v)) {
+		dlock_err_set(err, DLOCK_EINVAL, 0, "%s DSN parameter \"%s\" must be one of %s", scheme,
+		              name, k->choices);
+		return DLOCK_EINVAL;
+	}
+	if (k->file && dlock_dsn_tls_path(scheme, name, k->file, v, err) != DLOCK_OK) {
+		return DLOCK_EINVAL;
+	}
+	return DLOCK_OK;
+}
+
 /* Parses a SQL (or rediss://) DSN's query q[0..len) ("key=value&...", values %-escaped)
  * for backend: appends each parameter to *params as "key=value\n" (a new
  * string, NULL when none), except the address ones, which go to *host
@@ -204,7 +285,8 @@ int dlock_dsn_query(const char *scheme, dlock_backend_id backend, const char *q,
 	while (q < end) {
 		const char *amp = memchr(q, '&', (size_t)(end - q)), *eq, *item_end = amp ? amp : end;
 		char name[32];
-		size_t nlen, i;
+		size_t nlen;
+		int ki;
 
 		eq = memchr(q, '=', (size_t)(item_end - q));
 		nlen = (size_t)((eq ? eq : item_end) - q);
@@ -213,44 +295,7 @@ int dlock_dsn_query(const char *scheme, dlock_backend_id backend, const char *q,
 			              "%s DSN query must be key=value pairs joined by \"&\"", scheme);
 			goto fail;
 		}
-		for (i = 0; i < nlen; i++) {
-			/* MySQL's options are spelled with "-" or "_": one name */
-			name[i] = backend == DLOCK_BACKEND_MYSQL && q[i] == '_'
-			              ? '-'
-			              : (char)tolower((unsigned char)q[i]);
-		}
-		name[nlen] = '\0';
-		for (i = 0; keys[i].name && strcmp(keys[i].name, name) != 0; i++) {
-		}
-		if (strcmp(name, "connect-timeout") == 0 || strcmp(name, "connect_timeout") == 0) {
-			dlock_err_set(err, DLOCK_EINVAL, 0,
-			              "%s DSN parameter \"connect_timeout\" is not taken from the DSN: use "
-			              "the connect_timeout option",
-			              scheme);
-			goto fail;
-		}
-		if (strspn(q, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_-0123456789.") < nlen) {
-			/* not echoed: it may be anything, a %-escape included */
-			dlock_err_set(err, DLOCK_EINVAL, 0,
-			              "%s DSN parameter names are letters, digits, \"_\", \"-\" and \".\" "
-			              "(no %%-escapes): one is not, and none such is supported",
-			              scheme);
-			goto fail;
-		}
-		if (!keys[i].name ||
-		    strspn(q, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_-") < nlen) {
-			dlock_err_set(err, DLOCK_EINVAL, 0,
-			              "%s DSN parameter \"%.*s\" is not supported (see docs/security.md for "
-			              "the parameters a %s DSN takes)",
-			              scheme,
-			              (int)(strspn(q, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_-"
-			                              "0123456789.") < nlen
-			                        ? 0
-			                        : nlen),
-			              q,
-			              backend == DLOCK_BACKEND_POSTGRES ? "postgres"
-			              : backend == DLOCK_BACKEND_MYSQL  ? "mysql"
-			                                                : "rediss");
+		if ((ki = dsn_param_key(scheme, backend, keys, q, nlen, name, err)) < 0) {
 			goto fail;
 		}
 		if ((rc = dlock_dsn_unescape(scheme, "parameter value", eq + 1, (size_t)(item_end - eq - 1),
@@ -258,33 +303,11 @@ int dlock_dsn_query(const char *scheme, dlock_backend_id backend, const char *q,
 			goto fail;
 		}
 		rc = DLOCK_EINVAL;
-		if (!v[0]) {
-			dlock_err_set(err, DLOCK_EINVAL, 0, "%s DSN parameter \"%s\" has no value", scheme,
-			              name);
+		if (dsn_param_value(scheme, name, &keys[ki], v, err) != DLOCK_OK) {
 			goto fail;
 		}
-		{
-			const char *c;
-
-			for (c = v; *c; c++) {
-				if ((unsigned char)*c < 0x20 || *c == 0x7f) {
-					dlock_err_set(err, DLOCK_EINVAL, 0,
-					              "%s DSN parameter \"%s\" must not contain control characters",
-					              scheme, name);
-					goto fail;
-				}
-			}
-		}
-		if (keys[i].choices && !dlock_dsn_choice(keys[i].choices, v)) {
-			dlock_err_set(err, DLOCK_EINVAL, 0, "%s DSN parameter \"%s\" must be one of %s", scheme,
-			              name, keys[i].choices);
-			goto fail;
-		}
-		if (keys[i].file && dlock_dsn_tls_path(scheme, name, keys[i].file, v, err) != DLOCK_OK) {
-			goto fail;
-		}
-		tls_file = keys[i].file ? keys[i].name : tls_file;
-		off = dlock_dsn_tls_off(name, v) ? keys[i].name : off;
+		tls_file = keys[ki].file ? keys[ki].name : tls_file;
+		off = dlock_dsn_tls_off(name, v) ? keys[ki].name : off;
 		if (strcmp(name, "host") == 0 || strcmp(name, "socket") == 0) {
 			if (v[0] != '/' || *host) {
 				dlock_err_set(err, DLOCK_EINVAL, 0,
