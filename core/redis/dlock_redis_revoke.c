@@ -12,6 +12,7 @@
  * closes its copies of their sockets. */
 #include "dlock_redis_revoke.h"
 
+#include <errno.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -159,15 +160,24 @@ static void rv_deliver(const redisReply *r)
 	pthread_mutex_unlock(&rv_mu);
 }
 
+/* Waits ms before a reconnect, or less when the thread is told to stop
+ * (dlock_redis_revoke_stop broadcasts rv_cond): a wait on the condition,
+ * not a polling loop. */
 static void rv_pause(rv_sub *s, int64_t ms)
 {
-	int64_t until = dlock_now_ms() + ms;
+	struct timespec ts;
 
-	while (!rv_stopping(s) && dlock_now_ms() < until) {
-		struct timespec ts = {0, 10 * 1000 * 1000};
-
-		nanosleep(&ts, NULL);
+	clock_gettime(CLOCK_REALTIME, &ts);
+	ts.tv_sec += (time_t)(ms / 1000);
+	ts.tv_nsec += (long)(ms % 1000) * 1000000L;
+	if (ts.tv_nsec >= 1000000000L) {
+		ts.tv_sec++;
+		ts.tv_nsec -= 1000000000L;
 	}
+	pthread_mutex_lock(&rv_mu);
+	while (!rv_stopping(s) && pthread_cond_timedwait(&rv_cond, &rv_mu, &ts) != ETIMEDOUT) {
+	}
+	pthread_mutex_unlock(&rv_mu);
 }
 
 /* Records the subscribed socket for a fork child (rv_close_inherited). */
@@ -443,6 +453,7 @@ void dlock_redis_revoke_stop(int force)
 			rv_entry_free(e);
 		}
 	}
+	pthread_cond_broadcast(&rv_cond); /* wakes a stopped thread out of rv_pause */
 	pthread_mutex_unlock(&rv_mu);
 	while (stopped) { /* joined without rv_mu: the thread may be waiting for it */
 		rv_sub *s = stopped;
