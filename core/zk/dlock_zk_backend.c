@@ -101,19 +101,30 @@ static int zkb_self_conflict(const dlock_handle *h)
 	return dlock_lock_self_conflict(h->impl, h->target.hosts);
 }
 
-static int zkb_participants(const dlock_target *t, dlock_kind kind, int max_leases,
-                            const char *path, size_t len, const dlock_interrupt *intr,
-                            dlock_participant **out, size_t *count, dlock_err *err)
+/* A pooled session on t's ensemble for an operation on the lock at
+ * path[0..len) (validated first), in *s (dlock_session_unref after). */
+static int zkb_session_for(const dlock_target *t, const char *path, size_t len,
+                           const dlock_interrupt *intr, dlock_session **s, dlock_err *err)
 {
 	dlock_session_cfg cfg;
-	dlock_session *s = NULL;
 	int rc;
 
+	*s = NULL;
 	if ((rc = dlock_path_validate(path, len, err)) != DLOCK_OK) {
 		return rc;
 	}
 	zkb_cfg(t, &cfg);
-	if ((rc = dlock_pool_get(&cfg, intr, &s, err)) != DLOCK_OK) {
+	return dlock_pool_get(&cfg, intr, s, err);
+}
+
+static int zkb_participants(const dlock_target *t, dlock_kind kind, int max_leases,
+                            const char *path, size_t len, const dlock_interrupt *intr,
+                            dlock_participant **out, size_t *count, dlock_err *err)
+{
+	dlock_session *s = NULL;
+	int rc;
+
+	if ((rc = zkb_session_for(t, path, len, intr, &s, err)) != DLOCK_OK) {
 		return rc;
 	}
 	rc = dlock_queue_list(s, kind, max_leases, path, t->connect_timeout_ms, intr, out, count, err);
@@ -125,16 +136,11 @@ static int zkb_revoke_request(const dlock_target *t, dlock_kind kind, int max_le
                               const char *path, size_t len, const dlock_interrupt *intr, int *count,
                               dlock_err *err)
 {
-	dlock_session_cfg cfg;
 	dlock_session *s = NULL;
 	int rc;
 
 	*count = 0;
-	if ((rc = dlock_path_validate(path, len, err)) != DLOCK_OK) {
-		return rc;
-	}
-	zkb_cfg(t, &cfg);
-	if ((rc = dlock_pool_get(&cfg, intr, &s, err)) != DLOCK_OK) {
+	if ((rc = zkb_session_for(t, path, len, intr, &s, err)) != DLOCK_OK) {
 		return rc;
 	}
 	rc =
@@ -181,15 +187,10 @@ static int zkb_list_locks(const dlock_target *t, const char *prefix, size_t len,
 static int zkb_force_break(const dlock_target *t, const char *path, size_t len,
                            const dlock_interrupt *intr, int *broken, dlock_err *err)
 {
-	dlock_session_cfg cfg;
 	dlock_session *s = NULL;
 	int rc;
 
-	if ((rc = dlock_path_validate(path, len, err)) != DLOCK_OK) {
-		return rc;
-	}
-	zkb_cfg(t, &cfg);
-	if ((rc = dlock_pool_get(&cfg, intr, &s, err)) != DLOCK_OK) {
+	if ((rc = zkb_session_for(t, path, len, intr, &s, err)) != DLOCK_OK) {
 		return rc;
 	}
 	rc = dlock_zk_admin_break(s, path, t->connect_timeout_ms, intr, broken, err);
@@ -200,16 +201,11 @@ static int zkb_force_break(const dlock_target *t, const char *path, size_t len,
 static int zkb_wait_change(const dlock_target *t, const char *path, size_t len, int64_t timeout_ms,
                            const dlock_interrupt *intr, int *changed, dlock_err *err)
 {
-	dlock_session_cfg cfg;
 	dlock_session *s = NULL;
 	int rc;
 
 	*changed = -1;
-	if ((rc = dlock_path_validate(path, len, err)) != DLOCK_OK) {
-		return rc;
-	}
-	zkb_cfg(t, &cfg);
-	if ((rc = dlock_pool_get(&cfg, intr, &s, err)) != DLOCK_OK) {
+	if ((rc = zkb_session_for(t, path, len, intr, &s, err)) != DLOCK_OK) {
 		return rc;
 	}
 	rc = dlock_zk_admin_wait(s, path, timeout_ms, t->connect_timeout_ms, intr, changed, err);
