@@ -116,9 +116,8 @@ void dlock_handle_free(dlock_handle *h)
 	if (h->sibling) {
 		h->sibling->sibling = NULL;
 	}
-	h->ops->lock_free(h);
-	dlock_revoke_put(h->revoke);
 	h->ops->lock_free(h); /* releases a hold h still has */
+	dlock_revoke_put(h->revoke);
 	handle_hold_end(h, DLOCK_STAT_RELEASED);
 	dlock_target_clear(&h->target);
 	free(h->path);
