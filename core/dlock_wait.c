@@ -30,6 +30,13 @@ int64_t dlock_now_us(void)
 	return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
 }
 
+int64_t dlock_left_ms(int64_t deadline_us)
+{
+	int64_t left = deadline_us - dlock_now_us();
+
+	return left > 0 ? (left + 999) / 1000 : 0;
+}
+
 int dlock_interrupted(const dlock_interrupt *intr)
 {
 	return intr && intr->fn && intr->fn(intr->arg);

@@ -26,6 +26,12 @@ int64_t dlock_now_ms(void);
 /* Microseconds on the same clock (the lock numbers' wait and hold times). */
 int64_t dlock_now_us(void);
 
+/* Milliseconds left until deadline_us (dlock_now_us), rounded up, 0 once it
+ * passed: a wait given this never ends before the deadline on this clock,
+ * where a difference of two truncated dlock_now_ms() readings may fall short
+ * by up to 1 ms. */
+int64_t dlock_left_ms(int64_t deadline_us);
+
 /* Non-zero when intr (may be NULL) asks the wait to stop. */
 int dlock_interrupted(const dlock_interrupt *intr);
 

@@ -305,7 +305,7 @@ static int dlock_my_lock(dlock_sql_conn *c, const char *name, size_t len, int sh
                          int64_t *token, dlock_err *err)
 {
 	char expr[DLOCK_MY_EXPR_MAX], hex[DLOCK_MY_HEX_MAX], tmo[32];
-	int64_t t0 = dlock_now_ms(), left;
+	int64_t until = timeout_ms < 0 ? -1 : dlock_now_us() + timeout_ms * 1000, left;
 	int rc, got = 0;
 
 	if (shared) {
@@ -335,8 +335,7 @@ static int dlock_my_lock(dlock_sql_conn *c, const char *name, size_t len, int sh
 	if (timeout_ms < 0) {
 		snprintf(tmo, sizeof(tmo), "%lld", DLOCK_MY_FOREVER_S);
 	} else {
-		left = timeout_ms - (dlock_now_ms() - t0);
-		left = left < 0 ? 0 : left;
+		left = dlock_left_ms(until);
 		snprintf(tmo, sizeof(tmo), "%lld.%03lld", (long long)(left / 1000),
 		         (long long)(left % 1000));
 	}

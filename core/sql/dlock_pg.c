@@ -201,10 +201,10 @@ static int dlock_pg_lock(dlock_sql_conn *c, const char *name, size_t len, int sh
                          int64_t timeout_ms, int64_t io_deadline, const dlock_interrupt *intr,
                          int64_t *token, dlock_err *err)
 {
-	int64_t until = timeout_ms > 0 ? dlock_now_ms() + timeout_ms : -1;
+	int64_t until = timeout_ms > 0 ? dlock_now_us() + timeout_ms * 1000 : -1;
 
 	for (;;) {
-		int64_t left = until < 0 ? timeout_ms : until - dlock_now_ms(), part = left;
+		int64_t left = until < 0 ? timeout_ms : dlock_left_ms(until), part = left;
 		int foreign = 0, rc;
 
 		if (until >= 0 && left <= 0) {

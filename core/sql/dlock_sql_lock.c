@@ -178,7 +178,8 @@ static int64_t sl_reply_slack(const dlock_handle *h)
 static int sl_acquire(dlock_handle *h, const dlock_acquire_req *req, dlock_err *err)
 {
 	dlock_sql_lock_state *l = h->impl;
-	int64_t dl = req->timeout_ms < 0 ? -1 : dlock_now_ms() + req->timeout_ms, loss_since = 0;
+	/* dl: the caller's deadline, in us (dlock_left_ms: never a wait shorter than asked) */
+	int64_t dl = req->timeout_ms < 0 ? -1 : dlock_now_us() + req->timeout_ms * 1000, loss_since = 0;
 
 	for (;;) {
 		dlock_sql_entry **avoid = NULL, *e;
@@ -229,7 +230,8 @@ static int sl_acquire(dlock_handle *h, const dlock_acquire_req *req, dlock_err *
 			 * for connect_timeout (a refused connect fails at once) */
 			now = dlock_now_ms();
 			if (rc != DLOCK_ECONNECT || !loss_since ||
-			    now - loss_since >= h->target.connect_timeout_ms || (dl >= 0 && now >= dl)) {
+			    now - loss_since >= h->target.connect_timeout_ms ||
+			    (dl >= 0 && !dlock_left_ms(dl))) {
 				return rc;
 			}
 			poll(NULL, 0, DLOCK_WAIT_SLICE_MS);
@@ -239,7 +241,7 @@ static int sl_acquire(dlock_handle *h, const dlock_acquire_req *req, dlock_err *
 			continue;
 		}
 		sent = dlock_now_ms();
-		wait = dl < 0 ? -1 : dl > sent ? dl - sent : 0;
+		wait = dl < 0 ? -1 : dlock_left_ms(dl);
 		e->busy++;
 		if (h->kind == DLOCK_KIND_SEMAPHORE) {
 			rc = dlock_sql_sem_take(l->drv, h, e->conn, wait, req->intr, &sname, &slen, err);
@@ -293,7 +295,7 @@ static int sl_acquire(dlock_handle *h, const dlock_acquire_req *req, dlock_err *
 			loss_since = now; /* when the loss was seen, not when the wait began */
 		}
 		if (req->grant_from || now - loss_since >= h->target.connect_timeout_ms ||
-		    (dl >= 0 && now >= dl)) {
+		    (dl >= 0 && !dlock_left_ms(dl))) {
 			return rc;
 		}
 		if (dlock_interrupted(req->intr)) {

@@ -22,6 +22,7 @@ int main(void)
 	test_names();
 	test_options();
 	test_stats();
+	test_wait_left();
 	test_rules();
 	test_sha256();
 	test_sql_dsn();

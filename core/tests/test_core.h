@@ -35,6 +35,7 @@ void test_options(void);
 
 /* test_stats.c: the lock numbers and slow-lock thresholds. */
 void test_stats(void);
+void test_wait_left(void); /* dlock_left_ms */
 
 /* test_zk_rule.c: the ZooKeeper queue rules. */
 void test_rules(void);

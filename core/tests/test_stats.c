@@ -1,10 +1,13 @@
 /* test_stats.c: checks of the lock numbers and the slow-lock thresholds
  * (dlock_stats.c): bucket edges, cumulative buckets, reset, the slow hook's
- * threshold, holder data made one printable line. Pure: no server. */
+ * threshold, holder data made one printable line; and of the wait clock's
+ * time left (dlock_wait.c), which the timed waits and so the wait times
+ * counted here depend on. Pure: no server. */
 #include <string.h>
 
 #include "test_core.h"
 #include "../dlock_stats.h"
+#include "../dlock_wait.h"
 
 static int slow_calls;
 static int64_t slow_us;
@@ -97,4 +100,23 @@ void test_stats(void)
 	CHECK(strcmp(buf, "a?b??z") == 0, "holder not sanitized: %s", buf);
 	dlock_stats_holder_copy(buf, sizeof(buf), "0123456789", 10);
 	CHECK(strcmp(buf, "0123456") == 0, "holder not cut: %s", buf);
+}
+
+void test_wait_left(void)
+{
+	int64_t d = dlock_now_us() + 2500, before, left, after;
+	int i, bad = 0;
+
+	/* never short of the deadline, and at most 1 ms over it */
+	for (i = 0; i < 100; i++) {
+		before = d - dlock_now_us();
+		left = dlock_left_ms(d);
+		after = d - dlock_now_us();
+		if (after > 0 && (left * 1000 < after || left * 1000 >= before + 1000)) {
+			bad++;
+		}
+	}
+	CHECK(bad == 0, "dlock_left_ms: %d readings short of the deadline or over by 1 ms", bad);
+	CHECK(dlock_left_ms(dlock_now_us() - 1) == 0 && dlock_left_ms(-1) == 0,
+	      "a passed deadline leaves 0 ms");
 }
