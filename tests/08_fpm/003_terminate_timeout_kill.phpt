@@ -13,7 +13,7 @@ $dir = dlt_fpm_dir('003');
 dlt_fpm_start($port, ['request_terminate_timeout=2s']);
 /* the victim takes the lock with 'session_timeout' => 1000 and sleeps 30 s */
 $victim = dlt_fpm_async($port, 'sleep.php', ['path' => $path, 'dir' => $dir]);
-if (!dlt_until(fn() => is_file("$dir/held"), 15)) {
+if (!dlt_until(fn() => (int) @file_get_contents("$dir/held") > 0, 15)) { /* the pid, not only the file */
     echo "victim never held: ", dlt_fpm_wait($victim, 5), "\n";
 }
 $vpid = (int) file_get_contents("$dir/held");

@@ -47,7 +47,8 @@ foreach ([1, 2] as $round) {
     echo "-- request $round\n";
     $q = ['path' => $name, 'dir' => $dir, 'round' => $round, 'backend' => 'redis'];
     $r = dlt_fpm_async($port, 'revhold.php', $q);
-    var_dump(dlt_until(fn () => is_file("$dir/held.$round"), 30));
+    /* the file exists before its pid is written: wait for the pid */
+    var_dump(dlt_until(fn () => (int) @file_get_contents("$dir/held.$round") > 0, 30));
     $pid = (int) file_get_contents("$dir/held.$round");
     echo "while held, subscriber connections: ", $psub($pid), "\n";
     if ($round === 1) {
