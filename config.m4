@@ -81,7 +81,7 @@ if test "$PHP_DLOCK" != "no"; then
          PHP_ADD_LIBRARY_WITH_PATH([zookeeper_mt], [$ZK_DIR/$PHP_LIBDIR], [DLOCK_SHARED_LIBADD])
          AC_DEFINE([DLOCK_WITH_ZOOKEEPER], [1], [dlock: the ZooKeeper backend is built])
          DLOCK_BUILT="$DLOCK_BUILT zookeeper"
-         DLOCK_SOURCES="$DLOCK_SOURCES core/zk/dlock_zk_backend.c core/zk/dlock_zk_err.c core/zk/dlock_zk_path.c core/zk/dlock_zk_rule.c core/zk/dlock_zk_reaper.c core/zk/dlock_zk_session.c core/zk/dlock_zk_probe.c core/zk/dlock_zk_watch.c core/zk/dlock_zk_log.c core/zk/dlock_zk_call.c core/zk/dlock_zk_create.c core/zk/dlock_zk_pool.c core/zk/dlock_zk_lock.c core/zk/dlock_zk_enqueue.c core/zk/dlock_zk_hold.c core/zk/dlock_zk_queue.c core/zk/dlock_zk_revoke.c core/zk/dlock_zk_admin.c"],
+         DLOCK_SOURCES="$DLOCK_SOURCES core/zk/dlock_zk_backend.c core/zk/dlock_zk_err.c core/zk/dlock_zk_path.c core/zk/dlock_zk_rule.c core/zk/dlock_zk_reaper.c core/zk/dlock_zk_session.c core/zk/dlock_zk_probe.c core/zk/dlock_zk_resolver.c core/zk/dlock_zk_watch.c core/zk/dlock_zk_log.c core/zk/dlock_zk_call.c core/zk/dlock_zk_create.c core/zk/dlock_zk_pool.c core/zk/dlock_zk_lock.c core/zk/dlock_zk_enqueue.c core/zk/dlock_zk_hold.c core/zk/dlock_zk_queue.c core/zk/dlock_zk_revoke.c core/zk/dlock_zk_admin.c"],
         [dlock_missing "$PHP_DLOCK_ZOOKEEPER" zookeeper "libzookeeper_mt with zoo_create2 (ZooKeeper >= 3.5) was not found"],
         [-L$ZK_DIR/$PHP_LIBDIR -lpthread])
     fi

@@ -1,10 +1,14 @@
-/* dlock_zk_pool.c: process-wide pool of shared sessions keyed by their settings. */
+/* dlock_zk_pool.c: process-wide pool of shared sessions keyed by their
+ * settings; in a fork child that inherited sessions, the resolver check
+ * (dlock_zk_resolver.h) before its first session of its own. */
 #include "dlock_zk_pool.h"
 
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#include "dlock_zk_resolver.h"
 
 typedef struct pool_entry {
 	dlock_session *sess;     /* the pool's reference */
@@ -14,6 +18,10 @@ typedef struct pool_entry {
 static pthread_mutex_t pool_mu = PTHREAD_MUTEX_INITIALIZER;
 static pool_entry *pool_head;
 static pid_t pool_pid;
+/* Whether this process's resolver may be locked for ever: set in a fork
+ * child that inherited sessions (whose I/O threads may have been inside
+ * getaddrinfo() at the fork), cleared once a check answered. Main thread. */
+static int pool_resolver_suspect;
 
 /* After fork() every pooled session belongs to the parent: forget them all
  * (unref leaves a foreign handle alone). Called with pool_mu held. */
@@ -25,6 +33,9 @@ static void pool_check_fork(void)
 	if (pool_pid == me) {
 		return;
 	}
+	if (pool_head) {
+		pool_resolver_suspect = 1;
+	}
 	for (e = pool_head; e; e = next) {
 		next = e->next;
 		dlock_session_unref(e->sess);
@@ -32,6 +43,29 @@ static void pool_check_fork(void)
 	}
 	pool_head = NULL;
 	pool_pid = me;
+}
+
+/* DLOCK_OK when a session may be opened: the resolver answers in this
+ * process (checked once in a fork child that inherited sessions, within
+ * connect_timeout; a check that timed out is made again next time, since a
+ * slow DNS server looks the same). */
+static int pool_resolver_ok(const dlock_session_cfg *cfg, dlock_err *err)
+{
+	int64_t t = cfg->connect_timeout_ms > 0 ? cfg->connect_timeout_ms : 10000;
+
+	if (!pool_resolver_suspect) {
+		return DLOCK_OK;
+	}
+	if (dlock_zk_resolver_check(cfg->hosts, t) == -1) {
+		return dlock_err_set(err, DLOCK_ECONNECT, 0,
+		                     "cannot connect to ZooKeeper: the C library's resolver did not answer "
+		                     "within connect_timeout in this process, a fork child of a process "
+		                     "whose ZooKeeper client was resolving server addresses at the fork "
+		                     "(its lock is then held for ever here); fork before the parent's "
+		                     "first ZooKeeper lock, or exec a fresh php");
+	}
+	pool_resolver_suspect = 0;
+	return DLOCK_OK;
 }
 
 static pool_entry **pool_find(const dlock_session_cfg *cfg)
@@ -72,6 +106,9 @@ int dlock_pool_get(const dlock_session_cfg *cfg, const dlock_interrupt *intr, dl
 	}
 	pthread_mutex_unlock(&pool_mu);
 
+	if ((rc = pool_resolver_ok(cfg, err)) != DLOCK_OK) {
+		return rc;
+	}
 	rc = dlock_session_open(cfg, intr, &s, err);
 	if (rc != DLOCK_OK) {
 		return rc;
