@@ -58,7 +58,7 @@ COMMON="make gcc libc6-dev pkg-config git ca-certificates procps php-cli php-dev
  libzookeeper-mt-dev libzookeeper-java default-jre-headless libhiredis-dev libpq-dev libmariadb-dev
  redis-server redis-sentinel postgresql mariadb-server pgbouncer php-fpm libfcgi-bin php-pgsql
  php-mysql php-redis php-pear default-jdk-headless libcurator-recipes-java python3-kazoo clang-format
- valgrind libssl-dev openssl iproute2
+ valgrind gdb libssl-dev openssl iproute2
  php-symfony-lock php-symfony-semaphore php-illuminate-cache php-illuminate-container
  php-illuminate-config phpunit composer"
 # the leg's own PHP (sid's default is 8.4: these come from experimental)

@@ -271,7 +271,7 @@ function reap_kids(bool $wait): void
                 break;
             }
             if (microtime(true) - $since > TORTURE_CT + 16.0 + TORTURE_SLACK + 4.0) {
-                rec(['t' => 'bad', 'what' => "forked child $k ($why) did not end (a hang)"]);
+                rec(['t' => 'bad', 'what' => "forked child $k ($why) did not end (a hang)" . hang_stacks($k)]);
                 posix_kill($k, SIGKILL);
                 pcntl_waitpid($k, $st);
                 unset($kids[$k]);
@@ -283,6 +283,23 @@ function reap_kids(bool $wait): void
             usleep(20000);
         }
     }
+}
+
+/** Where hung process $k's threads are, for the violation line: gdb's
+ * backtraces when gdb is installed, else each thread's wait channel. */
+function hang_stacks(int $k): string
+{
+    $out = '';
+    if (is_executable('/usr/bin/gdb')) {
+        $bt = (string) shell_exec('timeout 20 gdb -p ' . $k . ' -batch -ex "thread apply all bt 12" 2>/dev/null');
+        $out = implode(' | ', array_filter(explode("\n", $bt), fn($l) => preg_match('/^(Thread |#\d+ )/', $l)));
+    }
+    if ($out === '') {
+        foreach (glob("/proc/$k/task/*") ?: [] as $t) {
+            $out .= basename($t) . ': ' . trim((string) @file_get_contents("$t/wchan")) . ' ';
+        }
+    }
+    return $out === '' ? '' : '; stacks: ' . substr($out, 0, 6000);
 }
 
 function rec(array $r): void
